@@ -1,0 +1,694 @@
+//! Awale (oware) under the abapa rules, as in the Awale report, OpenSpiel's `oware` and the
+//! World Oware Federation rules, with a configurable number of pits.
+//!
+//! Pits `0..n` are the first player's, `n..2n` the second's; sowing goes to index+1 mod 2n and
+//! skips the origin pit on every lap. A last seed that makes an opponent pit hold 2 or 3 captures
+//! it and, going backwards, every preceding opponent pit holding 2 or 3. A player must feed an
+//! opponent whose row is empty. The game ends when a score exceeds half the seeds, at half each,
+//! when the side to move has no legal move, or when a position repeats since the last capture;
+//! then each row's seeds go to its owner.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use super::spec::{Common, SpecError, Variant};
+use super::{BySide, FenError, Game, GameKind, MoveError, Outcome, Side};
+use crate::seed::{self, SeededRng};
+
+/// What happens to a move that would capture every seed of the opponent's row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GrandSlam {
+    /// Legal, but captures nothing (abapa).
+    #[default]
+    NoCapture,
+    /// Legal, and captures as usual.
+    Capture,
+    /// Illegal unless every legal move is one; then it is played and captures nothing.
+    Forbidden,
+}
+
+impl GrandSlam {
+    fn name(self) -> &'static str {
+        match self {
+            GrandSlam::NoCapture => "no_capture",
+            GrandSlam::Capture => "capture",
+            GrandSlam::Forbidden => "forbidden",
+        }
+    }
+}
+
+/// Awale board parameters: `{game: awale, pits: 6, seeds: 4, grand_slam: no_capture}` (the
+/// defaults; the report's variant has `pits: 10`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// Pits per row, 2..=30.
+    #[serde(default = "default_pits")]
+    pub pits: u32,
+    /// Seeds per pit at the start, 1..=50.
+    #[serde(default = "default_seeds")]
+    pub seeds: u32,
+    /// Grand-slam rule.
+    #[serde(default)]
+    pub grand_slam: GrandSlam,
+    /// Board name in results; default `awale-<pits>` (plus the seeds and grand-slam rule when
+    /// not the defaults).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Ply cap, adjudicated by seeds with each row's seeds to its owner; default 1000.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_plies: Option<u32>,
+    /// Random plies played from the start position.
+    #[serde(default)]
+    pub random_opening_plies: u32,
+}
+
+fn default_pits() -> u32 {
+    6
+}
+
+fn default_seeds() -> u32 {
+    4
+}
+
+impl Default for Spec {
+    fn default() -> Self {
+        Spec {
+            pits: default_pits(),
+            seeds: default_seeds(),
+            grand_slam: GrandSlam::NoCapture,
+            name: None,
+            max_plies: None,
+            random_opening_plies: 0,
+        }
+    }
+}
+
+impl Variant for Spec {
+    type Position = Awale;
+
+    fn validate(&self) -> Result<(), SpecError> {
+        if !(2..=30).contains(&self.pits) {
+            return Err(SpecError(format!(
+                "awale pits must be in 2..=30, got {}",
+                self.pits
+            )));
+        }
+        if !(1..=50).contains(&self.seeds) {
+            return Err(SpecError(format!(
+                "awale seeds must be in 1..=50, got {}",
+                self.seeds
+            )));
+        }
+        Ok(())
+    }
+
+    fn default_name(&self) -> String {
+        let mut name = format!("awale-{}", self.pits);
+        if self.seeds != default_seeds() {
+            let _ = write!(name, "-s{}", self.seeds);
+        }
+        if self.grand_slam != GrandSlam::NoCapture {
+            let _ = write!(name, "-{}", self.grand_slam.name());
+        }
+        name
+    }
+
+    fn default_max_plies(&self) -> u32 {
+        1000
+    }
+
+    fn generate(&self, _rng: &mut SeededRng) -> Awale {
+        let n = self.pits as usize;
+        Awale::new(
+            vec![self.seeds as u16; 2 * n],
+            BySide::default(),
+            Side::First,
+            self.grand_slam,
+        )
+    }
+
+    fn common(&self) -> Common<'_> {
+        Common {
+            name: self.name.as_deref(),
+            max_plies: self.max_plies,
+            random_opening_plies: self.random_opening_plies,
+        }
+    }
+}
+
+/// An Awale position: pits, captured seeds, side to move, and the positions seen since the
+/// last capture (for the repetition ending; not part of the position text).
+#[derive(Clone, Debug)]
+pub struct Awale {
+    /// `2n` pits; the first player's row first.
+    pits: Vec<u16>,
+    captured: BySide<u16>,
+    to_move: Side,
+    grand_slam: GrandSlam,
+    /// Keys of the positions since the last capture, this one included.
+    history: Vec<u64>,
+    /// The last move repeated a position: the game is over.
+    repeated: bool,
+}
+
+impl PartialEq for Awale {
+    fn eq(&self, other: &Self) -> bool {
+        self.pits == other.pits
+            && self.captured == other.captured
+            && self.to_move == other.to_move
+            && self.grand_slam == other.grand_slam
+    }
+}
+
+impl Eq for Awale {}
+
+/// The pits and captures a move leads to.
+struct Sown {
+    pits: Vec<u16>,
+    captured: u16,
+}
+
+impl Awale {
+    fn new(pits: Vec<u16>, captured: BySide<u16>, to_move: Side, grand_slam: GrandSlam) -> Awale {
+        let mut pos = Awale {
+            pits,
+            captured,
+            to_move,
+            grand_slam,
+            history: Vec::new(),
+            repeated: false,
+        };
+        pos.history.push(pos.key());
+        pos
+    }
+
+    /// Pits per row.
+    pub fn pits_per_row(&self) -> usize {
+        self.pits.len() / 2
+    }
+
+    /// All `2n` pits, the first player's row first, in sowing order.
+    pub fn pits(&self) -> &[u16] {
+        &self.pits
+    }
+
+    /// The pit indices of `side`'s row.
+    pub fn row(&self, side: Side) -> std::ops::Range<usize> {
+        let n = self.pits_per_row();
+        match side {
+            Side::First => 0..n,
+            Side::Second => n..2 * n,
+        }
+    }
+
+    /// Seeds `side` has captured so far.
+    pub fn captured(&self, side: Side) -> u32 {
+        u32::from(self.captured[side])
+    }
+
+    /// Seeds in play and captured: constant over a game.
+    pub fn total_seeds(&self) -> u32 {
+        self.pits.iter().map(|&p| u32::from(p)).sum::<u32>()
+            + u32::from(self.captured.first)
+            + u32::from(self.captured.second)
+    }
+
+    fn row_seeds(&self, side: Side) -> u32 {
+        self.pits[self.row(side)]
+            .iter()
+            .map(|&p| u32::from(p))
+            .sum()
+    }
+
+    fn key(&self) -> u64 {
+        let mut key = seed::mix(self.to_move.index() as u64);
+        key =
+            seed::mix(key ^ u64::from(self.captured.first) << 16 ^ u64::from(self.captured.second));
+        for &p in &self.pits {
+            key = seed::mix(key ^ u64::from(p));
+        }
+        key
+    }
+
+    /// Sows from pit `i` and applies the capture rule; `grand_slam_captures` says whether a
+    /// capture of the whole opponent row is taken.
+    fn sow(&self, i: usize, grand_slam_captures: bool) -> Sown {
+        let len = self.pits.len();
+        let mut pits = self.pits.clone();
+        let seeds = usize::from(pits[i]);
+        pits[i] = 0;
+        // Full laps put one seed in every pit but the origin.
+        let laps = seeds / (len - 1);
+        if laps > 0 {
+            for (j, p) in pits.iter_mut().enumerate() {
+                if j != i {
+                    *p += laps as u16;
+                }
+            }
+        }
+        let mut last = i;
+        for _ in 0..seeds % (len - 1) {
+            last = (last + 1) % len;
+            if last == i {
+                last = (last + 1) % len;
+            }
+            pits[last] += 1;
+        }
+        if seeds % (len - 1) == 0 {
+            // The last seed of a whole number of laps lands just before the origin.
+            last = (i + len - 1) % len;
+        }
+        let opponent = self.row(self.to_move.other());
+        let mut captured = 0u16;
+        let mut k = last;
+        let mut taken = Vec::new();
+        while opponent.contains(&k) && (2..=3).contains(&pits[k]) {
+            captured += pits[k];
+            taken.push(k);
+            if k == opponent.start {
+                break;
+            }
+            k -= 1;
+        }
+        let opponent_seeds: u16 = pits[opponent].iter().sum();
+        let grand_slam = captured > 0 && captured == opponent_seeds;
+        if grand_slam && !grand_slam_captures {
+            captured = 0;
+        } else {
+            for k in taken {
+                pits[k] = 0;
+            }
+        }
+        Sown { pits, captured }
+    }
+
+    fn is_grand_slam(&self, i: usize) -> bool {
+        let sown = self.sow(i, true);
+        sown.captured > 0
+            && sown.pits[self.row(self.to_move.other())]
+                .iter()
+                .all(|&p| p == 0)
+    }
+
+    /// The mover's non-empty pits that satisfy the must-feed rule, before the grand-slam filter.
+    fn candidates(&self, moves: &mut Vec<usize>) {
+        moves.clear();
+        let own = self.row(self.to_move);
+        let starving = self.row_seeds(self.to_move.other()) == 0;
+        for i in own.clone() {
+            let seeds = usize::from(self.pits[i]);
+            if seeds > 0 && (!starving || seeds >= own.end - i) {
+                moves.push(i);
+            }
+        }
+    }
+
+    fn rules_ended(&self) -> bool {
+        let total = self.total_seeds();
+        let (a, b) = (
+            u32::from(self.captured.first),
+            u32::from(self.captured.second),
+        );
+        if self.repeated || 2 * a > total || 2 * b > total || (2 * a == total && 2 * b == total) {
+            return true;
+        }
+        let mut moves = Vec::new();
+        self.candidates(&mut moves);
+        moves.is_empty()
+    }
+
+    fn final_totals(&self) -> BySide<u32> {
+        BySide::from_fn(|side| u32::from(self.captured[side]) + self.row_seeds(side))
+    }
+}
+
+impl Game for Awale {
+    /// A pit index, 0..2n, on the mover's row.
+    type Move = u8;
+    const KIND: GameKind = GameKind::Awale;
+
+    fn side_to_move(&self) -> Side {
+        self.to_move
+    }
+
+    fn legal_moves_into(&self, moves: &mut Vec<u8>) {
+        moves.clear();
+        if self.rules_ended() {
+            return;
+        }
+        let mut pits = Vec::new();
+        self.candidates(&mut pits);
+        if self.grand_slam == GrandSlam::Forbidden {
+            let allowed: Vec<usize> = pits
+                .iter()
+                .copied()
+                .filter(|&i| !self.is_grand_slam(i))
+                .collect();
+            if !allowed.is_empty() {
+                pits = allowed;
+            }
+        }
+        moves.extend(pits.into_iter().map(|i| i as u8));
+    }
+
+    fn illegal_reason(&self, mv: u8) -> Option<String> {
+        let i = usize::from(mv);
+        let own = self.row(self.to_move);
+        let pit = i + 1 - own.start;
+        if self.rules_ended() {
+            return Some("the game is over".into());
+        }
+        if !own.contains(&i) {
+            return Some(format!("pit index {i} is not on the mover's row"));
+        }
+        if self.pits[i] == 0 {
+            return Some(format!("pit {pit} is empty"));
+        }
+        let mut moves = Vec::new();
+        self.legal_moves_into(&mut moves);
+        if moves.contains(&mv) {
+            None
+        } else if self.row_seeds(self.to_move.other()) == 0 {
+            Some(format!(
+                "pit {pit} does not feed the opponent, whose row is empty"
+            ))
+        } else {
+            Some(format!(
+                "pit {pit} would capture the opponent's whole row (grand slam forbidden)"
+            ))
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: u8) {
+        let captures_all = self.grand_slam == GrandSlam::Capture;
+        let sown = self.sow(usize::from(mv), captures_all);
+        self.pits = sown.pits;
+        self.captured[self.to_move] += sown.captured;
+        self.to_move = self.to_move.other();
+        let key = self.key();
+        if sown.captured > 0 {
+            self.history.clear();
+        } else if self.history.contains(&key) {
+            self.repeated = true;
+        }
+        self.history.push(key);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.rules_ended()
+            .then(|| Outcome::by_comparison(self.final_totals()))
+    }
+
+    fn adjudicate(&self) -> Outcome {
+        Outcome::by_comparison(self.final_totals())
+    }
+
+    /// Seeds captured; once the game is over, each row's remaining seeds are added to its
+    /// owner.
+    fn scores(&self) -> Option<BySide<u32>> {
+        Some(if self.rules_ended() {
+            self.final_totals()
+        } else {
+            self.captured.map(u32::from)
+        })
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
+        let n = self.pits_per_row();
+        match text.parse::<usize>() {
+            Ok(pit) if (1..=n).contains(&pit) && text.bytes().all(|b| b.is_ascii_digit()) => {
+                Ok((self.row(self.to_move).start + pit - 1) as u8)
+            }
+            _ => Err(MoveError::syntax(
+                text,
+                format!("a move is a pit number 1..{n} on the mover's row"),
+            )),
+        }
+    }
+
+    fn move_text(&self, mv: u8) -> String {
+        (usize::from(mv) % self.pits_per_row() + 1).to_string()
+    }
+
+    fn fen(&self) -> String {
+        let row = |side| {
+            self.pits[self.row(side)]
+                .iter()
+                .map(u16::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        format!(
+            "{}/{} {},{} {} {}",
+            row(Side::First),
+            row(Side::Second),
+            self.captured.first,
+            self.captured.second,
+            self.to_move.digit(),
+            self.grand_slam.name()
+        )
+    }
+
+    fn from_fen(text: &str) -> Result<Awale, FenError> {
+        let err = |reason: String| FenError::new(GameKind::Awale, text, reason);
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let [rows, scores, side, mode] = fields[..] else {
+            return Err(err(format!(
+                "expected 4 fields (pits, scores, side to move, grand slam), got {}",
+                fields.len()
+            )));
+        };
+        let number = |part: &str| {
+            part.parse::<u16>()
+                .ok()
+                .filter(|_| part.bytes().all(|b| b.is_ascii_digit()))
+                .filter(|&v| v <= 10_000)
+                .ok_or_else(|| err(format!("`{part}` is not a seed count")))
+        };
+        let Some((first, second)) = rows.split_once('/') else {
+            return Err(err("the two rows are separated by `/`".into()));
+        };
+        let first: Vec<u16> = first.split(',').map(number).collect::<Result<_, _>>()?;
+        let second: Vec<u16> = second.split(',').map(number).collect::<Result<_, _>>()?;
+        if first.len() != second.len() || first.len() < 2 {
+            return Err(err(format!(
+                "rows of {} and {} pits; both rows need the same number, at least 2",
+                first.len(),
+                second.len()
+            )));
+        }
+        let Some((c1, c2)) = scores.split_once(',') else {
+            return Err(err(format!("scores `{scores}` are not `c1,c2`")));
+        };
+        let captured = BySide::new(number(c1)?, number(c2)?);
+        let to_move = Side::from_digit(side)
+            .ok_or_else(|| err(format!("side to move `{side}` is not 1 or 2")))?;
+        let grand_slam = [
+            GrandSlam::NoCapture,
+            GrandSlam::Capture,
+            GrandSlam::Forbidden,
+        ]
+        .into_iter()
+        .find(|g| g.name() == mode)
+        .ok_or_else(|| {
+            err(format!(
+                "grand slam `{mode}` is not no_capture, capture or forbidden"
+            ))
+        })?;
+        let mut pits = first;
+        pits.extend(second);
+        Ok(Awale::new(pits, captured, to_move, grand_slam))
+    }
+
+    fn render(&self, ansi: bool) -> String {
+        let n = self.pits_per_row();
+        let paint = |text: String, code: &str| {
+            if ansi {
+                format!("\x1b[{code}m{text}\x1b[0m")
+            } else {
+                text
+            }
+        };
+        let cells = |range: Vec<usize>| {
+            range
+                .into_iter()
+                .map(|i| format!("{:>3}", self.pits[i]))
+                .collect::<String>()
+        };
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "second (2) captured {:>3}  {}",
+            self.captured.second,
+            paint(cells((n..2 * n).rev().collect()), "1;33")
+        );
+        let _ = writeln!(
+            out,
+            "first  (1) captured {:>3}  {}",
+            self.captured.first,
+            paint(cells((0..n).collect()), "1;36")
+        );
+        let _ = writeln!(out, "{} to move", self.to_move);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(text: &str) -> Awale {
+        Awale::from_fen(text).unwrap()
+    }
+
+    fn after(text: &str, mv: &str) -> String {
+        let mut p = pos(text);
+        p.play_text(mv).unwrap();
+        p.fen()
+    }
+
+    #[test]
+    fn sowing_from_the_start() {
+        assert_eq!(
+            after("4,4,4,4,4,4/4,4,4,4,4,4 0,0 1 no_capture", "6"),
+            "4,4,4,4,4,0/5,5,5,5,4,4 0,0 2 no_capture"
+        );
+        // The second player's pit 1 is index 6.
+        assert_eq!(
+            after("4,4,4,4,4,4/4,4,4,4,4,4 0,0 2 no_capture", "1"),
+            "4,4,4,4,4,4/0,5,5,5,5,4 0,0 1 no_capture"
+        );
+    }
+
+    #[test]
+    fn capture_chain_runs_backwards_within_the_opponent_row() {
+        // Pit 6 (3 seeds) lands on opponent pits 1..3, which then hold 2, 3, 2: all captured.
+        // The first opponent pit ends the chain even though our own pit before it qualifies.
+        assert_eq!(
+            after("0,0,0,0,2,3/1,2,1,5,0,0 0,0 1 no_capture", "6"),
+            "0,0,0,0,2,0/0,0,0,5,0,0 7,0 2 no_capture"
+        );
+        // A pit with 4 seeds breaks the chain.
+        assert_eq!(
+            after("0,0,0,0,0,3/1,3,1,5,0,0 0,0 1 no_capture", "6"),
+            "0,0,0,0,0,0/2,4,0,5,0,0 2,0 2 no_capture"
+        );
+    }
+
+    #[test]
+    fn laps_skip_the_origin_pit() {
+        // 12 seeds from pit 1 on a 6-pit board: 11 go around once, the 12th skips the origin
+        // and lands on pit 2.
+        assert_eq!(
+            after("12,0,0,0,0,0/1,1,1,1,1,1 0,0 1 no_capture", "1"),
+            "0,2,1,1,1,1/2,2,2,2,2,2 0,0 2 no_capture"
+        );
+        // 22 seeds: two full laps, last seed in the pit before the origin (own row: no capture).
+        assert_eq!(
+            after("0,22,0,0,0,0/1,1,1,1,1,1 0,0 1 no_capture", "2"),
+            "2,0,2,2,2,2/3,3,3,3,3,3 0,0 2 no_capture"
+        );
+    }
+
+    #[test]
+    fn grand_slam_modes() {
+        // Pit 6 with 2 seeds makes the opponent's only seeds 2 and 2: a grand slam.
+        let text = |mode| format!("1,0,0,0,0,2/1,1,0,0,0,0 0,0 1 {mode}");
+        assert_eq!(
+            after(&text("no_capture"), "6"),
+            "1,0,0,0,0,0/2,2,0,0,0,0 0,0 2 no_capture"
+        );
+        assert_eq!(
+            after(&text("capture"), "6"),
+            "1,0,0,0,0,0/0,0,0,0,0,0 4,0 2 capture"
+        );
+        let forbidden = pos(&text("forbidden"));
+        assert_eq!(forbidden.legal_moves(), vec![0]);
+        assert!(
+            forbidden
+                .illegal_reason(5)
+                .unwrap()
+                .contains("grand slam forbidden")
+        );
+        // When the grand slam is the only move it is played and captures nothing.
+        let forced = pos("0,0,0,0,0,2/1,1,0,0,0,0 0,0 1 forbidden");
+        assert_eq!(forced.legal_moves(), vec![5]);
+        assert_eq!(
+            after("0,0,0,0,0,2/1,1,0,0,0,0 0,0 1 forbidden", "6"),
+            "0,0,0,0,0,0/2,2,0,0,0,0 0,0 2 forbidden"
+        );
+    }
+
+    #[test]
+    fn must_feed_a_starving_opponent() {
+        let p = pos("3,0,0,2,1,0/0,0,0,0,0,0 10,10 1 no_capture");
+        // The opponent's row is empty and no pit holds enough seeds to reach it.
+        assert!(p.legal_moves().is_empty());
+        assert_eq!(
+            p.outcome(),
+            Some(Outcome::Decisive {
+                winner: Side::First
+            })
+        );
+        // The mover takes every seed left.
+        assert_eq!(p.scores(), Some(BySide::new(16, 10)));
+        let p = pos("0,0,0,3,1,0/0,0,0,0,0,0 10,10 1 no_capture");
+        assert_eq!(p.legal_moves(), vec![3]);
+        assert!(p.illegal_reason(4).unwrap().contains("does not feed"));
+    }
+
+    #[test]
+    fn majority_and_half_each() {
+        // 48 seeds: 25 is more than half.
+        let p = pos("1,0,0,0,0,0/1,0,0,0,0,1 25,20 2 no_capture");
+        assert_eq!(
+            p.outcome(),
+            Some(Outcome::Decisive {
+                winner: Side::First
+            })
+        );
+        let p = pos("0,0,0,0,0,0/0,0,0,0,0,0 24,24 1 no_capture");
+        assert_eq!(p.outcome(), Some(Outcome::Draw));
+    }
+
+    #[test]
+    fn repetition_since_the_last_capture_ends_the_game() {
+        // One seed a side chases round the board without ever making a 2 or 3; after 12 plies
+        // the start position (side to move included) recurs, and not one ply earlier.
+        let mut p = pos("0,0,0,0,0,1/0,0,0,0,0,1 23,23 1 no_capture");
+        let mut plies = 0;
+        while p.outcome().is_none() {
+            let mv = p.legal_moves()[0];
+            p.play_unchecked(mv);
+            plies += 1;
+            assert!(plies <= 12, "no repetition found");
+        }
+        assert_eq!(plies, 12);
+        assert!(p.repeated);
+        assert_eq!(p.fen(), "0,0,0,0,0,1/0,0,0,0,0,1 23,23 1 no_capture");
+        assert_eq!(p.outcome(), Some(Outcome::Draw));
+        assert_eq!(p.scores(), Some(BySide::new(24, 24)));
+    }
+
+    #[test]
+    fn bad_texts_are_rejected() {
+        for bad in [
+            "4,4,4/4,4,4 0,0 1",
+            "4,4,4/4,4 0,0 1 no_capture",
+            "4,4,4/4,4,x 0,0 1 no_capture",
+            "4,4,4/4,4,4 0 1 no_capture",
+            "4,4,4/4,4,4 0,0 3 no_capture",
+            "4,4,4/4,4,4 0,0 1 maybe",
+            "4/4 0,0 1 no_capture",
+        ] {
+            assert!(Awale::from_fen(bad).is_err(), "{bad}");
+        }
+        let p = pos("4,4,4,4,4,4/4,4,4,4,4,4 0,0 1 no_capture");
+        for bad in ["0", "7", "-1", "+1", "a", ""] {
+            assert!(p.parse_move(bad).is_err(), "{bad}");
+        }
+    }
+}
