@@ -8,4 +8,6 @@
 #![deny(missing_docs)]
 
 pub mod games;
+pub mod protocol;
 pub mod seed;
+pub mod ugi;

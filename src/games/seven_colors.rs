@@ -378,6 +378,13 @@ impl SevenColors {
         count
     }
 
+    /// The same board with `side` to move: for strategies that plan several own moves in a row.
+    #[must_use]
+    pub fn with_side_to_move(mut self, side: Side) -> SevenColors {
+        self.to_move = side;
+        self
+    }
+
     fn total(&self) -> u32 {
         (self.size * self.size) as u32
     }

@@ -1,0 +1,5 @@
+//! The `foresight` reference engine; see the crate documentation.
+
+fn main() -> std::io::Result<()> {
+    arena::ugi::run(arena_engines::players::Ladder::Foresight(3))
+}

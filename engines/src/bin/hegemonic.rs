@@ -1,0 +1,5 @@
+//! The `hegemonic` reference engine; see the crate documentation.
+
+fn main() -> std::io::Result<()> {
+    arena::ugi::run(arena_engines::players::Ladder::Hegemonic)
+}

@@ -1,0 +1,5 @@
+//! The `mobility` reference engine; see the crate documentation.
+
+fn main() -> std::io::Result<()> {
+    arena::ugi::run(arena_engines::players::Mobility)
+}

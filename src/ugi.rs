@@ -1,0 +1,353 @@
+//! The engine side of the protocol: [`run`] turns stdin/stdout into calls on an [`Engine`],
+//! so that a Rust engine is only its strategy.
+//!
+//! The loop handles `ugi` (declaring the games and options), `setoption` (including
+//! `UGI_Variant` and `Seed`), `isready` at any time (answered by the input thread, even during a
+//! search), `uginewgame`, `position`, `go` in every form (turned into a deadline and limits),
+//! `stop` and `quit`.
+//!
+//! ```no_run
+//! use arena::games::{AnyPosition, GameKind};
+//! use arena::ugi::{self, Engine, Search};
+//!
+//! struct FirstMove;
+//!
+//! impl Engine for FirstMove {
+//!     fn name(&self) -> String { "first-move".into() }
+//!     fn games(&self) -> Vec<GameKind> { GameKind::ALL.to_vec() }
+//!     fn search(&mut self, pos: &AnyPosition, _search: &mut Search<'_>) -> Option<String> {
+//!         pos.legal_move_texts().into_iter().next()
+//!     }
+//! }
+//!
+//! fn main() -> std::io::Result<()> {
+//!     ugi::run(FirstMove)
+//! }
+//! ```
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::games::{AnyPosition, GameKind, Side};
+use crate::protocol::{self, BestMove, Command, Go, Info, OptionDecl, Reply};
+use crate::seed::{self, SeededRng};
+
+/// A strategy behind the protocol loop.
+pub trait Engine {
+    /// The `id name` the engine reports.
+    fn name(&self) -> String;
+
+    /// The `id author` the engine reports.
+    fn author(&self) -> String {
+        "the arena developers".into()
+    }
+
+    /// The games it plays, declared through `UGI_Variant`.
+    fn games(&self) -> Vec<GameKind>;
+
+    /// Options beyond `UGI_Variant` and `Seed`, declared after `ugi`.
+    fn options(&self) -> Vec<OptionDecl> {
+        Vec::new()
+    }
+
+    /// Applies `setoption` for one of [`Engine::options`].
+    ///
+    /// # Errors
+    /// A message (logged by the loop as `info string`) when the name or value is not accepted.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        Err(format!("unknown option `{name}` (value `{value}`)"))
+    }
+
+    /// Called on `uginewgame`.
+    fn new_game(&mut self) {}
+
+    /// Chooses a move in `pos` (its text, as in `docs/games.md`), or `None` to resign.
+    /// Called only on positions that are not over.
+    fn search(&mut self, pos: &AnyPosition, search: &mut Search<'_>) -> Option<String>;
+}
+
+/// What a search may use and must respect: limits, the stop signal, the seeded generator and a
+/// way to print `info` lines.
+pub struct Search<'a> {
+    start: Instant,
+    deadline: Option<Instant>,
+    /// Depth limit from `go depth` (plies).
+    pub depth: Option<u32>,
+    /// Node limit from `go nodes`.
+    pub nodes: Option<u64>,
+    stop: &'a AtomicBool,
+    /// The engine's generator, seeded from the `Seed` option at each `uginewgame`.
+    pub rng: &'a mut SeededRng,
+}
+
+impl Search<'_> {
+    /// Whether the search must return now: `stop` or `quit` arrived, or the time is spent.
+    pub fn should_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether the search has only time limits (no depth or node limit), so it should deepen
+    /// until [`Search::should_stop`].
+    pub fn is_timed(&self) -> bool {
+        self.depth.is_none() && self.nodes.is_none()
+    }
+
+    /// Time since `go` arrived.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Time left before the deadline, if there is one.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// Prints an `info` line (time is filled in).
+    pub fn info(&self, mut info: Info) {
+        info.time = Some(self.elapsed().as_millis() as u64);
+        send(&Reply::Info(info));
+    }
+}
+
+/// Share of the remaining clock spent on one move, and the floor kept for overheads.
+const CLOCK_SHARE: u32 = 25;
+const SAFETY: Duration = Duration::from_millis(8);
+
+/// The time a move may take under `go` for the side to move, or `None` when untimed.
+///
+/// Clock: a 1/25 share of the time left plus ¾ of the increment, never more than half of what
+/// is left. Movetime: the whole movetime less an 8 ms (or 10%) margin for process overheads.
+pub fn budget(go: &Go, side: Side) -> Option<Duration> {
+    match *go {
+        Go::Clock {
+            p1time,
+            p2time,
+            p1inc,
+            p2inc,
+        } => {
+            let (left, inc) = match side {
+                Side::First => (p1time, p1inc),
+                Side::Second => (p2time, p2inc),
+            };
+            let left = Duration::from_millis(left);
+            let share = left / CLOCK_SHARE + Duration::from_millis(inc) * 3 / 4;
+            Some(share.min(left / 2).saturating_sub(SAFETY / 2))
+        }
+        Go::MoveTime(ms) => {
+            let ms = Duration::from_millis(ms);
+            Some(ms.saturating_sub(SAFETY.max(ms / 10)))
+        }
+        Go::Depth(_) | Go::Nodes(_) | Go::Infinite => None,
+    }
+}
+
+fn send(reply: &Reply) {
+    // A closed stdout means the runner is gone; the next read of stdin will end the loop.
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{reply}");
+    let _ = out.flush();
+}
+
+fn log(text: &str) {
+    send(&Reply::Info(Info {
+        string: Some(text.to_owned()),
+        ..Info::default()
+    }));
+}
+
+/// Runs the protocol loop on stdin/stdout until `quit` or the end of stdin.
+///
+/// # Errors
+/// I/O errors on stdin other than its end.
+pub fn run<E: Engine>(mut engine: E) -> io::Result<()> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let (lines, commands) = mpsc::channel::<String>();
+    {
+        let stop = Arc::clone(&stop);
+        thread::spawn(move || {
+            for line in io::stdin().lock().lines() {
+                let Ok(line) = line else { break };
+                match line.split_whitespace().next() {
+                    // Answered here so that a search never delays them.
+                    Some("isready") => send(&Reply::ReadyOk),
+                    Some("stop") => stop.store(true, Ordering::Relaxed),
+                    // Cleared here, in line order, so a `stop` sent after this `go` is never
+                    // lost, however late the main loop starts the search.
+                    Some("go") => {
+                        stop.store(false, Ordering::Relaxed);
+                        if lines.send(line).is_err() {
+                            return;
+                        }
+                    }
+                    Some("quit") => {
+                        stop.store(true, Ordering::Relaxed);
+                        let _ = lines.send(line);
+                        return;
+                    }
+                    _ => {
+                        if lines.send(line).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+            let _ = lines.send("quit".to_owned());
+        });
+    }
+
+    let games = engine.games();
+    let mut variant = games.first().copied().unwrap_or(GameKind::SevenColors);
+    let mut seed_value = 0u64;
+    let mut rng = seed::rng(seed_value);
+    let mut position: Option<AnyPosition> = None;
+
+    for line in commands {
+        let command = match Command::parse(&line) {
+            Ok(command) => command,
+            Err(e) => {
+                log(&e.to_string());
+                continue;
+            }
+        };
+        match command {
+            Command::Ugi => {
+                send(&Reply::Id {
+                    field: "name".into(),
+                    value: engine.name(),
+                });
+                send(&Reply::Id {
+                    field: "author".into(),
+                    value: engine.author(),
+                });
+                let names: Vec<String> = games.iter().map(|g| g.name().to_owned()).collect();
+                send(&Reply::Option(OptionDecl {
+                    name: protocol::VARIANT_OPTION.into(),
+                    kind: "combo".into(),
+                    default: names.first().cloned(),
+                    vars: names,
+                    ..OptionDecl::default()
+                }));
+                send(&Reply::Option(OptionDecl {
+                    name: protocol::SEED_OPTION.into(),
+                    kind: "spin".into(),
+                    default: Some("0".into()),
+                    min: Some(0),
+                    max: Some(i64::MAX),
+                    ..OptionDecl::default()
+                }));
+                for decl in engine.options() {
+                    send(&Reply::Option(decl));
+                }
+                send(&Reply::UgiOk);
+            }
+            Command::SetOption { name, value } => {
+                if name == protocol::VARIANT_OPTION {
+                    match value.parse::<GameKind>() {
+                        Ok(kind) if games.contains(&kind) => variant = kind,
+                        _ => log(&format!("variant `{value}` is not played by this engine")),
+                    }
+                } else if name == protocol::SEED_OPTION {
+                    match value.parse() {
+                        Ok(v) => {
+                            seed_value = v;
+                            rng = seed::rng(seed_value);
+                        }
+                        Err(_) => log(&format!("seed `{value}` is not a number")),
+                    }
+                } else if let Err(message) = engine.set_option(&name, &value) {
+                    log(&message);
+                }
+            }
+            Command::NewGame => {
+                rng = seed::rng(seed_value);
+                position = None;
+                engine.new_game();
+            }
+            Command::Position { fen, moves } => {
+                position = match AnyPosition::from_fen(variant, &fen) {
+                    Ok(mut pos) => moves
+                        .iter()
+                        .try_for_each(|mv| pos.play_text(mv).map(drop))
+                        .map(|()| pos)
+                        .map_err(|e| log(&e.to_string()))
+                        .ok(),
+                    Err(e) => {
+                        log(&e.to_string());
+                        None
+                    }
+                };
+            }
+            Command::Go(go) => {
+                let start = Instant::now();
+                let best = match &position {
+                    Some(pos) if pos.outcome().is_none() => {
+                        let mut search = Search {
+                            start,
+                            deadline: budget(&go, pos.side_to_move()).map(|b| start + b),
+                            depth: if let Go::Depth(d) = go { Some(d) } else { None },
+                            nodes: if let Go::Nodes(n) = go { Some(n) } else { None },
+                            stop: &stop,
+                            rng: &mut rng,
+                        };
+                        engine.search(pos, &mut search)
+                    }
+                    _ => {
+                        log("no playable position was set");
+                        None
+                    }
+                };
+                send(&Reply::BestMove(
+                    best.map_or(BestMove::Resign, BestMove::Move),
+                ));
+            }
+            Command::Quit => break,
+            Command::IsReady | Command::Stop | Command::Unknown(_) => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets() {
+        let clock = Go::Clock {
+            p1time: 10_000,
+            p2time: 2_000,
+            p1inc: 100,
+            p2inc: 0,
+        };
+        assert_eq!(
+            budget(&clock, Side::First),
+            Some(Duration::from_millis(400 + 75 - 4))
+        );
+        assert_eq!(
+            budget(&clock, Side::Second),
+            Some(Duration::from_millis(80 - 4))
+        );
+        assert_eq!(
+            budget(&Go::MoveTime(100), Side::First),
+            Some(Duration::from_millis(90))
+        );
+        assert_eq!(
+            budget(&Go::MoveTime(50), Side::First),
+            Some(Duration::from_millis(42))
+        );
+        assert_eq!(budget(&Go::Depth(3), Side::First), None);
+        // Never more than half of a nearly empty clock.
+        let short = Go::Clock {
+            p1time: 10,
+            p2time: 10,
+            p1inc: 1000,
+            p2inc: 0,
+        };
+        assert!(budget(&short, Side::First).unwrap() <= Duration::from_millis(5));
+    }
+}
