@@ -9,5 +9,6 @@
 
 pub mod games;
 pub mod protocol;
+pub mod rating;
 pub mod seed;
 pub mod ugi;
