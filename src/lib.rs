@@ -1,14 +1,32 @@
 //! arena runs tournaments between board-game engines and rates them.
 //!
 //! Engines are separate programs that speak UGI (see `docs/protocol.md`); arena referees every
-//! game with its own rules library, so the layout follows the flow of a tournament:
+//! game with its own rules library. The modules follow the flow of a tournament, and
+//! dependencies point inward, towards [`games`]:
 //!
 //! - [`games`]: the rules of Seven Colors, Amazons and Awale behind one [`games::Game`] trait.
+//! - [`protocol`]: UGI lines, parsed and printed; [`ugi`]: the loop a Rust engine runs.
+//! - [`config`]: YAML configs → a validated [`config::Plan`].
+//! - [`schedule`]: every game expanded up front from the config and seed.
+//! - [`engine`]: live engine processes; [`referee`]: one game between two of them.
+//! - [`runner`]: the worker pool; [`record`]: a finished game.
+//! - [`rating`]: Bradley–Terry and pentanomial maths; [`standings`]: per-scope tables.
+//! - [`report`]: CSV, PGN, progress and summary; [`commands`] and [`cli`]: the binary.
 //! - [`seed`]: portable seeded randomness, so one seed gives the same tournament everywhere.
 #![deny(missing_docs)]
 
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod engine;
 pub mod games;
 pub mod protocol;
 pub mod rating;
+pub mod record;
+pub mod referee;
+pub mod report;
+pub mod runner;
+pub mod schedule;
 pub mod seed;
+pub mod standings;
 pub mod ugi;

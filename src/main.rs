@@ -1,1 +1,18 @@
-fn main() {}
+//! The `arena` binary: parses arguments and hands over to [`arena::commands`].
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use arena::cli::{Cli, Commands};
+use arena::commands;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match &cli.command {
+        Commands::Run(args) => commands::run(args),
+        Commands::Check(args) => commands::check(args),
+        Commands::Ratings(args) => commands::ratings(args),
+        Commands::Show(args) => commands::show(args),
+    }
+}

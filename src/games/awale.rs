@@ -416,6 +416,10 @@ impl Game for Awale {
         })
     }
 
+    fn final_scores(&self) -> Option<BySide<u32>> {
+        Some(self.final_totals())
+    }
+
     fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
         let n = self.pits_per_row();
         match text.parse::<usize>() {

@@ -130,6 +130,12 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// each row added once the game is over); `None` for games that have none (Amazons).
     fn scores(&self) -> Option<BySide<u32>>;
 
+    /// The tally as the rules would count it if the game stopped now (Awale gives each row's
+    /// seeds to its owner); used with [`Game::adjudicate`].
+    fn final_scores(&self) -> Option<BySide<u32>> {
+        self.scores()
+    }
+
     /// Reads a move in the game's text format. Checks the syntax and that it fits the board,
     /// not that it is legal (use [`Game::play_text`] for both).
     ///
@@ -281,6 +287,11 @@ impl AnyPosition {
     /// See [`Game::scores`].
     pub fn scores(&self) -> Option<BySide<u32>> {
         each!(self, p => p.scores())
+    }
+
+    /// See [`Game::final_scores`].
+    pub fn final_scores(&self) -> Option<BySide<u32>> {
+        each!(self, p => p.final_scores())
     }
 
     /// See [`Game::render`].

@@ -1,0 +1,588 @@
+//! Tournament configs: `configs/*.yaml` → a validated [`Plan`]. Reads files, spawns nothing.
+//!
+//! Unknown keys are errors. Relative paths (an engine `command` containing `/`, and `output`)
+//! are resolved against the directory arena is run from, and engines run there too; a bare
+//! command name is searched on PATH.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine;
+use crate::games::{BoardSpec, GameKind};
+
+/// A config that cannot be used, with the file and, where the parser knows it, line and column.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {message}")]
+pub struct ConfigError {
+    /// The config file as given.
+    pub file: String,
+    /// `line L column C: …` or a description of the invalid value.
+    pub message: String,
+}
+
+/// The time control as written: exactly one of movetime, base (+ increment), depth or nodes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeControlSpec {
+    /// Fixed time per move (ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movetime_ms: Option<u64>,
+    /// Clock at the start of the game (ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_ms: Option<u64>,
+    /// Added to the clock after each move (ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub increment_ms: Option<u64>,
+    /// Fixed search depth (plies).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Fixed node count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Grace past a deadline before a time forfeit (ms); default 50.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin_ms: Option<u64>,
+    /// Hang limit for depth- and node-limited moves (ms); default 10,000.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_timeout_ms: Option<u64>,
+}
+
+/// The limit of each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// `go movetime` (ms).
+    MoveTime(u64),
+    /// A clock: base and increment (ms).
+    Clock {
+        /// Start time (ms).
+        base: u64,
+        /// Increment per move (ms).
+        increment: u64,
+    },
+    /// `go depth` (plies).
+    Depth(u32),
+    /// `go nodes`.
+    Nodes(u64),
+}
+
+/// A validated time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// The per-move limit.
+    pub limit: Limit,
+    /// Grace past a deadline before a forfeit (ms).
+    pub margin_ms: u64,
+    /// Hang limit for untimed moves (ms).
+    pub move_timeout_ms: u64,
+}
+
+/// Longest accepted time in a config: a week, in ms.
+const MAX_MS: u64 = 7 * 24 * 3600 * 1000;
+
+impl TimeControlSpec {
+    /// Checks that exactly one limit is given and that times are sane.
+    ///
+    /// # Errors
+    /// A message naming the offending key.
+    pub fn validate(&self) -> Result<TimeControl, String> {
+        let mut limits = Vec::new();
+        if let Some(ms) = self.movetime_ms {
+            limits.push(Limit::MoveTime(ms));
+        }
+        if let Some(base) = self.base_ms {
+            limits.push(Limit::Clock {
+                base,
+                increment: self.increment_ms.unwrap_or(0),
+            });
+        } else if self.increment_ms.is_some() {
+            return Err("increment_ms needs base_ms".into());
+        }
+        if let Some(depth) = self.depth {
+            limits.push(Limit::Depth(depth));
+        }
+        if let Some(nodes) = self.nodes {
+            limits.push(Limit::Nodes(nodes));
+        }
+        let limit = match limits[..] {
+            [limit] => limit,
+            [] => {
+                return Err("time_control needs one of movetime_ms, base_ms, depth or nodes".into());
+            }
+            _ => {
+                return Err(
+                    "time_control takes only one of movetime_ms, base_ms, depth and nodes".into(),
+                );
+            }
+        };
+        match limit {
+            Limit::MoveTime(0)
+            | Limit::Clock { base: 0, .. }
+            | Limit::Depth(0)
+            | Limit::Nodes(0) => {
+                return Err("time_control limits must be positive".into());
+            }
+            Limit::MoveTime(ms) | Limit::Clock { base: ms, .. } if ms > MAX_MS => {
+                return Err(format!("time_control of {ms} ms is more than a week"));
+            }
+            _ => {}
+        }
+        let margin_ms = self.margin_ms.unwrap_or(50);
+        let move_timeout_ms = self.move_timeout_ms.unwrap_or(10_000);
+        if margin_ms > MAX_MS || move_timeout_ms > MAX_MS || move_timeout_ms == 0 {
+            return Err("margin_ms and move_timeout_ms must be between 1 ms and a week".into());
+        }
+        Ok(TimeControl {
+            limit,
+            margin_ms,
+            move_timeout_ms,
+        })
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.limit {
+            Limit::MoveTime(ms) => write!(f, "{ms} ms/move"),
+            Limit::Clock { base, increment } => write!(f, "{base}+{increment} ms"),
+            Limit::Depth(d) => write!(f, "depth {d}"),
+            Limit::Nodes(n) => write!(f, "{n} nodes"),
+        }
+    }
+}
+
+/// An option value as YAML allows it (`depth: 6`, `book: "x.bin"`, `ponder: false`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum OptionValue {
+    /// A boolean, sent as `true`/`false`.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A real number.
+    Float(f64),
+    /// Text.
+    Text(String),
+}
+
+impl fmt::Display for OptionValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionValue::Bool(b) => write!(f, "{b}"),
+            OptionValue::Int(i) => write!(f, "{i}"),
+            OptionValue::Float(x) => write!(f, "{x}"),
+            OptionValue::Text(s) => f.write_str(s),
+        }
+    }
+}
+
+/// An engine entry of the config.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineSpec {
+    /// Unique name, used in every result file.
+    pub name: String,
+    /// Program to run (no shell).
+    pub command: String,
+    /// Its arguments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// UGI options sent with `setoption` after the handshake.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub options: BTreeMap<String, OptionValue>,
+    /// Games it may play; default: every game it declares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games: Option<Vec<GameKind>>,
+    /// Its own time control (time odds); default: the tournament's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<TimeControlSpec>,
+}
+
+/// An anchor: the engine whose rating is fixed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Anchor {
+    /// Engine name.
+    pub engine: String,
+    /// Its rating (Elo).
+    pub elo: f64,
+}
+
+/// A config file as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Tournament name (PGN `Event`); default: the file's stem.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Master seed; default: drawn at start and recorded in `config.resolved.yaml`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Games played at once; default: the number of cores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<usize>,
+    /// Game pairs per engine pair per board; default 1.
+    #[serde(default = "default_rounds")]
+    pub rounds: u32,
+    /// `round_robin` (default) or `gauntlet` (see `gauntlet_engine`).
+    #[serde(default)]
+    pub format: Format,
+    /// In a gauntlet, the engine that plays every other (the others do not meet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gauntlet_engine: Option<String>,
+    /// The time control of every engine without its own.
+    pub time_control: TimeControlSpec,
+    /// Boards to play; see the rules library for each game's keys.
+    pub boards: Vec<BoardSpec>,
+    /// Engines taking part.
+    pub engines: Vec<EngineSpec>,
+    /// Output directory; default `results/<name>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<PathBuf>,
+    /// Rating anchor; default: mean 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Anchor>,
+    /// Confidence level of intervals, in (0, 1); default 0.95.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f64>,
+    /// Timeout of the `ugi` handshake and of `isready` (ms); default 10,000.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handshake_timeout_ms: Option<u64>,
+}
+
+fn default_rounds() -> u32 {
+    1
+}
+
+/// Who meets whom.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// Every engine meets every other.
+    #[default]
+    RoundRobin,
+    /// `gauntlet_engine` meets every other engine; the others do not meet.
+    Gauntlet,
+}
+
+/// A validated engine entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanEngine {
+    /// The entry as written.
+    pub spec: EngineSpec,
+    /// The resolved program.
+    pub program: PathBuf,
+    /// Its time control.
+    pub time_control: TimeControl,
+}
+
+/// A validated tournament, ready to schedule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The config as read, with defaults that depend on the run filled in (seed, output,
+    /// concurrency, name): written back as `config.resolved.yaml`.
+    pub config: Config,
+    /// Tournament name.
+    pub name: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Games at once (≥ 1).
+    pub concurrency: usize,
+    /// Output directory.
+    pub output: PathBuf,
+    /// Engines, in config order.
+    pub engines: Vec<PlanEngine>,
+    /// Board names, in config order (unique).
+    pub board_names: Vec<String>,
+    /// Confidence level of intervals.
+    pub confidence: f64,
+    /// Handshake and `isready` timeout (ms).
+    pub handshake_timeout_ms: u64,
+}
+
+/// Overrides from the command line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// `--seed`.
+    pub seed: Option<u64>,
+    /// `--concurrency`.
+    pub concurrency: Option<usize>,
+    /// `--output`.
+    pub output: Option<PathBuf>,
+}
+
+/// Reads and parses a config file.
+///
+/// # Errors
+/// [`ConfigError`] for an unreadable file or invalid YAML, with line and column.
+pub fn read(path: &Path) -> Result<Config, ConfigError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        file: file.clone(),
+        message: format!("cannot read: {e}"),
+    })?;
+    parse(&text, &file)
+}
+
+/// Parses config text; `file` names it in errors.
+///
+/// # Errors
+/// [`ConfigError`] for invalid YAML, wrong types or unknown keys, with line and column.
+pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
+    serde_yaml::from_str(text).map_err(|e| {
+        let message = match e.location() {
+            Some(at) => {
+                let text = e.to_string();
+                // serde_yaml appends " at line L column C"; put the position first instead.
+                let text = text.split(" at line ").next().unwrap_or(&text).to_owned();
+                format!("line {} column {}: {text}", at.line(), at.column())
+            }
+            None => e.to_string(),
+        };
+        ConfigError {
+            file: file.to_owned(),
+            message,
+        }
+    })
+}
+
+impl Config {
+    /// Validates everything that can be checked without starting an engine, resolves engine
+    /// programs against `base`, and applies `overrides`.
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming the board or engine at fault.
+    pub fn plan(
+        mut self,
+        file: &Path,
+        base: &Path,
+        overrides: &Overrides,
+    ) -> Result<Plan, ConfigError> {
+        let fail = |message: String| ConfigError {
+            file: file.display().to_string(),
+            message,
+        };
+        let name = self.name.clone().unwrap_or_else(|| {
+            file.file_stem().map_or_else(
+                || "tournament".to_owned(),
+                |s| s.to_string_lossy().into_owned(),
+            )
+        });
+        if self.engines.len() < 2 {
+            return Err(fail(format!(
+                "engines: a tournament needs at least 2 engines, got {}",
+                self.engines.len()
+            )));
+        }
+        if self.boards.is_empty() {
+            return Err(fail("boards: the list is empty".into()));
+        }
+        if self.rounds == 0 {
+            return Err(fail("rounds must be at least 1".into()));
+        }
+        let mut board_names = Vec::new();
+        for (i, board) in self.boards.iter().enumerate() {
+            board
+                .validate()
+                .map_err(|e| fail(format!("boards[{i}] ({}): {e}", board.name())))?;
+            let board_name = board.name();
+            if board_names.contains(&board_name) {
+                return Err(fail(format!(
+                    "boards[{i}]: the name `{board_name}` is used twice; give one board a `name`"
+                )));
+            }
+            board_names.push(board_name);
+        }
+        let global = self
+            .time_control
+            .validate()
+            .map_err(|e| fail(format!("time_control: {e}")))?;
+        let mut engines = Vec::new();
+        for (i, spec) in self.engines.iter().enumerate() {
+            let label = format!("engines[{i}] ({})", spec.name);
+            if spec.name.trim().is_empty() || spec.name.contains(['/', '\\', ',', '"']) {
+                return Err(fail(format!(
+                    "{label}: a name must be non-empty without / \\ , or \""
+                )));
+            }
+            if engines
+                .iter()
+                .any(|e: &PlanEngine| e.spec.name == spec.name)
+            {
+                return Err(fail(format!(
+                    "{label}: the name `{}` is used twice",
+                    spec.name
+                )));
+            }
+            let program = engine::resolve_program(&spec.command, base)
+                .map_err(|e| fail(format!("{label}: {e}")))?;
+            let time_control = match &spec.time_control {
+                Some(tc) => tc
+                    .validate()
+                    .map_err(|e| fail(format!("{label}: time_control: {e}")))?,
+                None => global,
+            };
+            engines.push(PlanEngine {
+                spec: spec.clone(),
+                program,
+                time_control,
+            });
+        }
+        if let Some(anchor) = &self.anchor {
+            if !engines.iter().any(|e| e.spec.name == anchor.engine) {
+                return Err(fail(format!(
+                    "anchor: no engine is called `{}`",
+                    anchor.engine
+                )));
+            }
+        }
+        match (self.format, &self.gauntlet_engine) {
+            (Format::Gauntlet, Some(g)) if !engines.iter().any(|e| &e.spec.name == g) => {
+                return Err(fail(format!("gauntlet_engine: no engine is called `{g}`")));
+            }
+            (Format::Gauntlet, None) => {
+                return Err(fail("format gauntlet needs gauntlet_engine".into()));
+            }
+            (Format::RoundRobin, Some(_)) => {
+                return Err(fail(
+                    "gauntlet_engine is only used with format: gauntlet".into(),
+                ));
+            }
+            _ => {}
+        }
+        let confidence = self.confidence.unwrap_or(0.95);
+        if !(confidence > 0.0 && confidence < 1.0) {
+            return Err(fail(format!(
+                "confidence must be in (0, 1), got {confidence}"
+            )));
+        }
+        let concurrency = overrides
+            .concurrency
+            .or(self.concurrency)
+            .unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            });
+        if concurrency == 0 || concurrency > 1024 {
+            return Err(fail(format!(
+                "concurrency must be in 1..=1024, got {concurrency}"
+            )));
+        }
+        let seed = overrides.seed.or(self.seed).unwrap_or_else(|| {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            crate::seed::mix(nanos ^ u64::from(std::process::id()))
+        });
+        let output = overrides
+            .output
+            .clone()
+            .or_else(|| self.output.clone())
+            .unwrap_or_else(|| PathBuf::from("results").join(&name));
+        let handshake_timeout_ms = self.handshake_timeout_ms.unwrap_or(10_000);
+        self.seed = Some(seed);
+        self.concurrency = Some(concurrency);
+        self.output = Some(output.clone());
+        self.name = Some(name.clone());
+        Ok(Plan {
+            config: self,
+            name,
+            seed,
+            concurrency,
+            output: base.join(output),
+            engines,
+            board_names,
+            confidence,
+            handshake_timeout_ms,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "
+name: t
+seed: 5
+time_control: { movetime_ms: 50 }
+boards:
+  - { game: awale, pits: 6 }
+engines:
+  - { name: a, command: sh }
+  - { name: b, command: sh, options: { Depth: 3, Mode: fast, Flag: true } }
+";
+
+    #[test]
+    fn unknown_keys_name_line_and_column() {
+        let text = GOOD.replace("pits: 6", "pitz: 6");
+        let err = parse(&text, "x.yaml").unwrap_err().to_string();
+        assert!(err.starts_with("x.yaml: line 6 column"), "{err}");
+        assert!(err.contains("unknown field `pitz`"), "{err}");
+        let err = parse(&GOOD.replace("seed: 5", "sede: 5"), "x.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("line 3 column 1: unknown field `sede`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn plan_validates_and_fills_defaults() {
+        let plan = parse(GOOD, "t.yaml")
+            .unwrap()
+            .plan(Path::new("t.yaml"), Path::new("/"), &Overrides::default())
+            .unwrap();
+        assert_eq!(plan.seed, 5);
+        assert_eq!(plan.output, Path::new("/results/t"));
+        assert_eq!(plan.engines[1].spec.options["Depth"].to_string(), "3");
+        assert_eq!(plan.engines[1].spec.options["Flag"].to_string(), "true");
+        assert_eq!(plan.engines[0].time_control.limit, Limit::MoveTime(50));
+    }
+
+    #[test]
+    fn bad_plans_are_refused_with_the_reason() {
+        let cases = [
+            (GOOD.replace("name: b,", "name: a,"), "used twice"),
+            (
+                GOOD.replace("command: sh }", "command: ./no/such/engine }"),
+                "does not exist",
+            ),
+            (
+                GOOD.replace("movetime_ms: 50", "movetime_ms: 0"),
+                "must be positive",
+            ),
+            (
+                GOOD.replace("movetime_ms: 50", "movetime_ms: 50, depth: 3"),
+                "only one of",
+            ),
+            (
+                GOOD.replace("pits: 6", "pits: 1"),
+                "boards[0] (awale-1): awale pits must be in 2..=30",
+            ),
+            (
+                GOOD.replace("seed: 5", "seed: 5\nconcurrency: 0"),
+                "concurrency must be in 1..=1024",
+            ),
+            (
+                GOOD.replace("seed: 5", "seed: 5\nrounds: 0"),
+                "rounds must be at least 1",
+            ),
+        ];
+        for (text, message) in cases {
+            let err = parse(&text, "t.yaml")
+                .and_then(|c| c.plan(Path::new("t.yaml"), Path::new("/"), &Overrides::default()))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(message), "{err} lacks {message}");
+        }
+        let negative = parse(
+            &GOOD.replace("movetime_ms: 50", "movetime_ms: -5"),
+            "t.yaml",
+        )
+        .unwrap_err();
+        assert!(negative.to_string().contains("line 4"), "{negative}");
+    }
+}

@@ -1,0 +1,110 @@
+//! The record of one finished game: one row of `games.csv`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// Why a game ended, as written in the `termination` column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Termination {
+    /// The rules ended it.
+    Normal,
+    /// An engine answered `bestmove resign`.
+    Resign,
+    /// An engine sent a move that is illegal or not a move of the game.
+    IllegalMove,
+    /// An engine exceeded its time (plus margin) or the hang limit.
+    TimeForfeit,
+    /// An engine exited or closed its output, or could not be started.
+    Crash,
+    /// An engine broke the protocol (no `ugiok`/`readyok`, `bestmove` without a move, an
+    /// overlong or non-UTF-8 line).
+    ProtocolError,
+    /// The board's `max_plies` was reached; adjudicated by the rules.
+    MaxPlies,
+}
+
+impl Termination {
+    /// Every reason, in column order of summaries.
+    pub const ALL: [Termination; 7] = [
+        Termination::Normal,
+        Termination::Resign,
+        Termination::IllegalMove,
+        Termination::TimeForfeit,
+        Termination::Crash,
+        Termination::ProtocolError,
+        Termination::MaxPlies,
+    ];
+
+    /// The CSV spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Resign => "resign",
+            Termination::IllegalMove => "illegal_move",
+            Termination::TimeForfeit => "time_forfeit",
+            Termination::Crash => "crash",
+            Termination::ProtocolError => "protocol_error",
+            Termination::MaxPlies => "max_plies",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Termination {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        Termination::ALL
+            .into_iter()
+            .find(|t| t.name() == text)
+            .ok_or_else(|| format!("unknown termination `{text}`"))
+    }
+}
+
+/// One finished game, exactly as in `games.csv` (columns in field order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Stable game id (schedule order).
+    pub game_id: u64,
+    /// Round, 1-based.
+    pub round: u32,
+    /// Board name.
+    pub board: String,
+    /// Game name (`seven_colors`, `amazons`, `awale`).
+    pub game: String,
+    /// Game pair id; both legs share it.
+    pub pair: u64,
+    /// Engine that moved first.
+    pub first: String,
+    /// Engine that moved second.
+    pub second: String,
+    /// `1-0`, `0-1` or `1/2-1/2` (first player's view).
+    pub result: String,
+    /// Why it ended.
+    pub termination: Termination,
+    /// Plies played.
+    pub plies: u32,
+    /// First player's cells or seeds (empty for Amazons and for games that ended early).
+    pub score_first: Option<u32>,
+    /// Second player's cells or seeds.
+    pub score_second: Option<u32>,
+    /// Wall time of the game (ms).
+    pub duration_ms: u64,
+    /// Thinking time used by the first player (ms).
+    pub first_time_ms: u64,
+    /// Thinking time used by the second player (ms).
+    pub second_time_ms: u64,
+    /// Start position text.
+    pub start_fen: String,
+    /// Moves played, space-separated.
+    pub moves: String,
+    /// What happened, in words, when it was not a normal ending.
+    pub detail: String,
+}

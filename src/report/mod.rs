@@ -1,0 +1,7 @@
+//! Everything a run writes for people and spreadsheets: `games.csv`, `ratings.csv`,
+//! `pairs.csv`, `results.pgn` ([`files`]), the progress display ([`progress`]) and the final
+//! terminal summary ([`summary`]). Knows no engines and no rules.
+
+pub mod files;
+pub mod progress;
+pub mod summary;

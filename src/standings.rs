@@ -1,0 +1,438 @@
+//! Standings: game records → rating and head-to-head tables per scope. Pure; the report module
+//! writes them.
+//!
+//! Scopes: `all` (every game), `game:<game>` and `board:<board>`. Each is fitted on its own
+//! (joint Bradley–Terry with pair-clustered intervals, see [`crate::rating`]); head-to-head rows
+//! use the pentanomial estimate when every game of the match sits in a complete game pair, else
+//! the trinomial one.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::games::Outcome;
+use crate::rating::{self, FitGame, FitOptions};
+use crate::record::GameRecord;
+
+/// One row of `ratings.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatingRow {
+    /// `all`, `game:<game>` or `board:<board>`.
+    pub scope: String,
+    /// 1 = strongest.
+    pub rank: usize,
+    /// Engine name.
+    pub engine: String,
+    /// Rating (Elo, 0.1).
+    pub elo: f64,
+    /// Lower end of the interval (Elo).
+    pub ci_low: f64,
+    /// Upper end of the interval (Elo).
+    pub ci_high: f64,
+    /// Half-width of the interval (Elo).
+    pub err95: f64,
+    /// Games played.
+    pub games: u64,
+    /// Wins.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses.
+    pub losses: u64,
+    /// Points (win 1, draw ½).
+    pub points: f64,
+    /// Points per game (%).
+    pub score_pct: f64,
+    /// Draws per game (%).
+    pub draw_pct: f64,
+    /// Likelihood (%) that this engine is stronger than the next one down; empty for the last.
+    pub los_next: Option<f64>,
+    /// `perfect_score`, `prior`, `poolN`, `unrated`, space-separated.
+    pub flags: String,
+}
+
+/// One row of `pairs.csv`: a head-to-head match.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairRow {
+    /// Scope, as in [`RatingRow`].
+    pub scope: String,
+    /// First engine (config order).
+    pub engine_a: String,
+    /// Second engine.
+    pub engine_b: String,
+    /// Games between them.
+    pub games: u64,
+    /// A's wins.
+    pub wins_a: u64,
+    /// Draws.
+    pub draws: u64,
+    /// A's losses.
+    pub losses_a: u64,
+    /// A's points per game (%).
+    pub score_a_pct: f64,
+    /// A's Elo over B; empty for a 0% or 100% score.
+    pub elo_diff: Option<f64>,
+    /// Lower end of the interval (Elo); empty when unbounded.
+    pub ci_low: Option<f64>,
+    /// Upper end of the interval (Elo); empty when unbounded.
+    pub ci_high: Option<f64>,
+    /// Likelihood (%) that A is stronger.
+    pub los: f64,
+    /// Game pairs in which A scored 0 points.
+    pub penta_0: u64,
+    /// … ½ point.
+    pub penta_1: u64,
+    /// … 1 point.
+    pub penta_2: u64,
+    /// … 1½ points.
+    pub penta_3: u64,
+    /// … 2 points.
+    pub penta_4: u64,
+}
+
+/// The tables of every scope.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Standings {
+    /// `ratings.csv` rows, scope by scope, ranked.
+    pub ratings: Vec<RatingRow>,
+    /// `pairs.csv` rows.
+    pub pairs: Vec<PairRow>,
+}
+
+/// Rounds to one decimal, without negative zero.
+pub fn round1(x: f64) -> f64 {
+    let r = (x * 10.0).round() / 10.0;
+    if r == 0.0 { 0.0 } else { r }
+}
+
+/// Points of `engine` in a record, or `None` if it did not play.
+fn points_of(record: &GameRecord, engine: &str) -> Option<f64> {
+    let outcome = Outcome::from_result_str(&record.result)?;
+    if record.first == engine {
+        Some(outcome.points(crate::games::Side::First))
+    } else if record.second == engine {
+        Some(outcome.points(crate::games::Side::Second))
+    } else {
+        None
+    }
+}
+
+/// Computes every scope. `engines` fixes the engine order (config order; engines found only in
+/// the records are appended); `anchor` fixes one engine's rating.
+pub fn compute(
+    records: &[GameRecord],
+    engines: &[String],
+    anchor: Option<(&str, f64)>,
+    level: f64,
+) -> Standings {
+    let mut names: Vec<String> = engines.to_vec();
+    for r in records {
+        for name in [&r.first, &r.second] {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    let mut scopes: Vec<(String, Vec<&GameRecord>)> =
+        vec![("all".into(), records.iter().collect())];
+    let mut by_game: BTreeMap<&str, Vec<&GameRecord>> = BTreeMap::new();
+    let mut by_board: BTreeMap<(&str, &str), Vec<&GameRecord>> = BTreeMap::new();
+    for r in records {
+        by_game.entry(&r.game).or_default().push(r);
+        by_board.entry((&r.game, &r.board)).or_default().push(r);
+    }
+    scopes.extend(by_game.into_iter().map(|(g, rs)| (format!("game:{g}"), rs)));
+    scopes.extend(
+        by_board
+            .into_iter()
+            .map(|((_, b), rs)| (format!("board:{b}"), rs)),
+    );
+
+    let mut standings = Standings::default();
+    for (scope, rs) in scopes {
+        let present: Vec<&String> = names
+            .iter()
+            .filter(|n| rs.iter().any(|r| &r.first == *n || &r.second == *n))
+            .collect();
+        let index = |name: &str| present.iter().position(|n| n.as_str() == name);
+        let games: Vec<FitGame> = rs
+            .iter()
+            .filter_map(|r| {
+                Some(FitGame {
+                    a: index(&r.first)?,
+                    b: index(&r.second)?,
+                    points_a: points_of(r, &r.first)?,
+                    cluster: r.pair,
+                })
+            })
+            .collect();
+        let anchor_index = anchor.and_then(|(name, elo)| index(name).map(|i| (i, elo)));
+        let fit = rating::fit(
+            present.len(),
+            &games,
+            &FitOptions {
+                anchor: anchor_index,
+                level,
+            },
+        );
+        let mut order: Vec<usize> = (0..present.len()).collect();
+        order.sort_by(|&a, &b| fit.elo[b].total_cmp(&fit.elo[a]).then(a.cmp(&b)));
+        for (rank, &i) in order.iter().enumerate() {
+            let name = present[i].as_str();
+            let (mut wins, mut draws, mut losses) = (0, 0, 0);
+            for p in rs.iter().filter_map(|r| points_of(r, name)) {
+                match p {
+                    1.0 => wins += 1,
+                    0.0 => losses += 1,
+                    _ => draws += 1,
+                }
+            }
+            let played = wins + draws + losses;
+            let points = wins as f64 + draws as f64 / 2.0;
+            let pct = |x: f64| {
+                if played == 0 {
+                    0.0
+                } else {
+                    round1(100.0 * x / played as f64)
+                }
+            };
+            standings.ratings.push(RatingRow {
+                scope: scope.clone(),
+                rank: rank + 1,
+                engine: name.to_owned(),
+                elo: round1(fit.elo[i]),
+                ci_low: round1(fit.elo[i] - fit.err[i]),
+                ci_high: round1(fit.elo[i] + fit.err[i]),
+                err95: round1(fit.err[i]),
+                games: played,
+                wins,
+                draws,
+                losses,
+                points,
+                score_pct: pct(points),
+                draw_pct: pct(draws as f64),
+                los_next: order
+                    .get(rank + 1)
+                    .and_then(|&next| fit.los(i, next))
+                    .map(|l| round1(100.0 * l)),
+                flags: fit.flags[i].words(),
+            });
+        }
+        for (x, a) in present.iter().enumerate() {
+            for b in &present[x + 1..] {
+                if let Some(row) = head_to_head(&scope, a, b, &rs, level) {
+                    standings.pairs.push(row);
+                }
+            }
+        }
+    }
+    standings
+}
+
+fn head_to_head(
+    scope: &str,
+    a: &str,
+    b: &str,
+    records: &[&GameRecord],
+    level: f64,
+) -> Option<PairRow> {
+    let meet: Vec<&&GameRecord> = records
+        .iter()
+        .filter(|r| (r.first == a && r.second == b) || (r.first == b && r.second == a))
+        .collect();
+    if meet.is_empty() {
+        return None;
+    }
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let mut by_pair: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
+    for r in &meet {
+        let p = points_of(r, a)?;
+        match p {
+            1.0 => wins += 1,
+            0.0 => losses += 1,
+            _ => draws += 1,
+        }
+        by_pair.entry(r.pair).or_default().push(p);
+    }
+    let mut penta = [0u64; 5];
+    let mut all_paired = true;
+    for points in by_pair.values() {
+        if points.len() == 2 {
+            penta[((points[0] + points[1]) * 2.0).round() as usize] += 1;
+        } else {
+            all_paired = false;
+        }
+    }
+    let estimate = if all_paired {
+        rating::pentanomial(penta, level)
+    } else {
+        rating::trinomial(wins, draws, losses, level)
+    }?;
+    let games = wins + draws + losses;
+    Some(PairRow {
+        scope: scope.to_owned(),
+        engine_a: a.to_owned(),
+        engine_b: b.to_owned(),
+        games,
+        wins_a: wins,
+        draws,
+        losses_a: losses,
+        score_a_pct: round1(100.0 * (wins as f64 + draws as f64 / 2.0) / games as f64),
+        elo_diff: estimate.elo.map(round1),
+        ci_low: estimate.lower.map(round1),
+        ci_high: estimate.upper.map(round1),
+        los: round1(100.0 * estimate.los),
+        penta_0: penta[0],
+        penta_1: penta[1],
+        penta_2: penta[2],
+        penta_3: penta[3],
+        penta_4: penta[4],
+    })
+}
+
+/// The fastchess-style summary line of a two-engine match (scope `all`), from A's view:
+/// `Elo: 55.6 +/- 27.7, nElo: 57.9 +/- 28.3, LOS: 100.0 %, DrawRatio: 21.7 %, Ptnml(0-2): […]`.
+/// `None` unless exactly two engines played and every game sits in a complete pair.
+pub fn two_engine_line(records: &[GameRecord], level: f64) -> Option<String> {
+    let mut names: Vec<&str> = Vec::new();
+    for r in records {
+        for n in [r.first.as_str(), r.second.as_str()] {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+    }
+    let [a, b] = names[..] else { return None };
+    let refs: Vec<&GameRecord> = records.iter().collect();
+    let row = head_to_head("all", a, b, &refs, level)?;
+    let penta = [
+        row.penta_0,
+        row.penta_1,
+        row.penta_2,
+        row.penta_3,
+        row.penta_4,
+    ];
+    let estimate = rating::pentanomial(penta, level)?;
+    let pairs: u64 = penta.iter().sum();
+    if pairs * 2 != row.games {
+        return None;
+    }
+    let elo = match (estimate.elo, estimate.half_width()) {
+        (Some(e), Some(h)) => format!("{e:.1} +/- {h:.1}"),
+        _ => "unbounded (no losses or no wins)".into(),
+    };
+    Some(format!(
+        "{a} vs {b}: Elo: {elo}, nElo: {:.1} +/- {:.1}, LOS: {:.1} %, DrawRatio: {:.1} %, Ptnml(0-2): {penta:?}",
+        estimate.nelo,
+        estimate.nelo_err,
+        100.0 * estimate.los,
+        100.0 * row.draws as f64 / row.games as f64,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Termination;
+
+    fn record(
+        id: u64,
+        pair: u64,
+        first: &str,
+        second: &str,
+        result: &str,
+        board: &str,
+    ) -> GameRecord {
+        GameRecord {
+            game_id: id,
+            round: 1,
+            board: board.into(),
+            game: board.split('-').next().unwrap().into(),
+            pair,
+            first: first.into(),
+            second: second.into(),
+            result: result.into(),
+            termination: Termination::Normal,
+            plies: 1,
+            score_first: None,
+            score_second: None,
+            duration_ms: 0,
+            first_time_ms: 0,
+            second_time_ms: 0,
+            start_fen: String::new(),
+            moves: String::new(),
+            detail: String::new(),
+        }
+    }
+
+    #[test]
+    fn scopes_ranks_and_pentanomial_counts() {
+        let records = vec![
+            record(0, 0, "a", "b", "1-0", "awale-6"),
+            record(1, 0, "b", "a", "1/2-1/2", "awale-6"),
+            record(2, 1, "a", "b", "0-1", "amazons-square-6"),
+            record(3, 1, "b", "a", "0-1", "amazons-square-6"),
+        ];
+        let s = compute(&records, &["b".into(), "a".into()], None, 0.95);
+        let scopes: Vec<&str> = s.ratings.iter().map(|r| r.scope.as_str()).collect();
+        assert_eq!(
+            scopes,
+            [
+                "all",
+                "all",
+                "game:amazons",
+                "game:amazons",
+                "game:awale",
+                "game:awale",
+                "board:amazons-square-6",
+                "board:amazons-square-6",
+                "board:awale-6",
+                "board:awale-6"
+            ]
+        );
+        let top = &s.ratings[0];
+        assert_eq!(
+            (
+                top.engine.as_str(),
+                top.rank,
+                top.wins,
+                top.draws,
+                top.losses
+            ),
+            ("a", 1, 2, 1, 1)
+        );
+        assert_eq!(top.score_pct, 62.5);
+        assert!(top.los_next.is_some() && s.ratings[1].los_next.is_none());
+        let all = &s.pairs[0];
+        assert_eq!((all.engine_a.as_str(), all.engine_b.as_str()), ("b", "a"));
+        // b's pairs: pair 0 = 0 + ½ (index 1), pair 1 = 1 + 0 (index 2).
+        assert_eq!(
+            [
+                all.penta_0,
+                all.penta_1,
+                all.penta_2,
+                all.penta_3,
+                all.penta_4
+            ],
+            [0, 1, 1, 0, 0]
+        );
+        let awale = s
+            .ratings
+            .iter()
+            .find(|r| r.scope == "board:awale-6" && r.engine == "b")
+            .unwrap();
+        assert_eq!((awale.points, awale.flags.as_str()), (0.5, "prior"));
+    }
+
+    #[test]
+    fn two_engine_line_needs_exactly_two_engines_in_pairs() {
+        let records = vec![
+            record(0, 0, "a", "b", "1-0", "awale-6"),
+            record(1, 0, "b", "a", "1/2-1/2", "awale-6"),
+        ];
+        let line = two_engine_line(&records, 0.95).unwrap();
+        assert!(line.starts_with("a vs b: Elo: "), "{line}");
+        assert!(line.contains("Ptnml(0-2): [0, 0, 0, 1, 0]"), "{line}");
+        assert!(two_engine_line(&records[..1], 0.95).is_none());
+    }
+}
