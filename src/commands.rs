@@ -368,7 +368,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
                             }
                         }
                         progress.game(&record);
-                        records.push(record);
+                        records.push(*record);
                     }
                     Event::Note(note) => progress.println(&format!("note: {note}")),
                 },

@@ -109,7 +109,9 @@ impl TimeControlSpec {
         let limit = match limits[..] {
             [limit] => limit,
             [] => {
-                return Err("time_control needs one of movetime_ms, base_ms, depth or nodes".into());
+                return Err(
+                    "time_control needs one of movetime_ms, base_ms, depth or nodes".into(),
+                );
             }
             _ => {
                 return Err(
@@ -332,20 +334,44 @@ pub fn read(path: &Path) -> Result<Config, ConfigError> {
 /// [`ConfigError`] for invalid YAML, wrong types or unknown keys, with line and column.
 pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
     serde_yaml::from_str(text).map_err(|e| {
+        let full = e.to_string();
+        // serde_yaml appends " at line L column C"; the position goes first instead.
+        let reason = full.split(" at line ").next().unwrap_or(&full).to_owned();
         let message = match e.location() {
             Some(at) => {
-                let text = e.to_string();
-                // serde_yaml appends " at line L column C"; put the position first instead.
-                let text = text.split(" at line ").next().unwrap_or(&text).to_owned();
-                format!("line {} column {}: {text}", at.line(), at.column())
+                let (line, column) = locate_unknown_key(text, &reason, at.index())
+                    .unwrap_or((at.line(), at.column()));
+                format!("line {line} column {column}: {reason}")
             }
-            None => e.to_string(),
+            None => reason,
         };
         ConfigError {
             file: file.to_owned(),
             message,
         }
     })
+}
+
+/// Where the key named in an "unknown field" error really is. Boards are buffered by serde
+/// before their game is known, so the parser reports the start of the list instead of the key;
+/// the key's first occurrence after that point is the culprit.
+fn locate_unknown_key(text: &str, reason: &str, from: usize) -> Option<(usize, usize)> {
+    let key = reason.split("unknown field `").nth(1)?.split('`').next()?;
+    let mut search = from.min(text.len());
+    while let Some(found) = text.get(search..)?.find(key) {
+        let at = search + found;
+        let before = text[..at].chars().next_back();
+        let after = text[at + key.len()..].trim_start_matches([' ', '\t']);
+        if before.is_none_or(|c| c.is_whitespace() || c == '{' || c == ',')
+            && after.starts_with(':')
+        {
+            let line = text[..at].matches('\n').count() + 1;
+            let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1) + 1;
+            return Some((line, column));
+        }
+        search = at + key.len();
+    }
+    None
 }
 
 impl Config {
@@ -518,7 +544,7 @@ engines:
     fn unknown_keys_name_line_and_column() {
         let text = GOOD.replace("pits: 6", "pitz: 6");
         let err = parse(&text, "x.yaml").unwrap_err().to_string();
-        assert!(err.starts_with("x.yaml: line 6 column"), "{err}");
+        assert!(err.starts_with("x.yaml: line 6 column 20:"), "{err}");
         assert!(err.contains("unknown field `pitz`"), "{err}");
         let err = parse(&GOOD.replace("seed: 5", "sede: 5"), "x.yaml")
             .unwrap_err()

@@ -244,6 +244,8 @@ impl Fit {
 }
 
 /// Solves `m x = rhs` by Gaussian elimination with partial pivoting; `None` if singular.
+// Index loops read as the textbook algorithm; rows are borrowed two at a time.
+#[allow(clippy::needless_range_loop)]
 fn solve(mut m: Vec<Vec<f64>>, mut rhs: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
     let n = m.len();
     for col in 0..n {
@@ -383,6 +385,7 @@ impl Pool {
         (grad, info)
     }
 
+    #[allow(clippy::needless_range_loop)]
     /// Ford's condition for a finite maximum: every engine beats (scores against) its way to
     /// every other, i.e. the "scored against" digraph is strongly connected.
     fn has_finite_mle(&self) -> bool {

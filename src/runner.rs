@@ -48,7 +48,7 @@ pub struct Tournament<'a> {
 #[derive(Debug)]
 pub enum Event {
     /// A game finished; its record is final.
-    Finished(GameRecord),
+    Finished(Box<GameRecord>),
     /// Something worth telling the user (an engine restarted, a transcript not written).
     Note(String),
 }
@@ -308,7 +308,7 @@ pub fn run(
                     if cancel.load(Ordering::SeqCst) {
                         break;
                     }
-                    let _ = event_tx.send(Event::Finished(record));
+                    let _ = event_tx.send(Event::Finished(Box::new(record)));
                 }
                 for index in 0..count {
                     worker.stop(index);

@@ -371,7 +371,7 @@ mod tests {
             record(0, 0, "a", "b", "1-0", "awale-6"),
             record(1, 0, "b", "a", "1/2-1/2", "awale-6"),
             record(2, 1, "a", "b", "0-1", "amazons-square-6"),
-            record(3, 1, "b", "a", "0-1", "amazons-square-6"),
+            record(3, 1, "b", "a", "1-0", "amazons-square-6"),
         ];
         let s = compute(&records, &["b".into(), "a".into()], None, 0.95);
         let scopes: Vec<&str> = s.ratings.iter().map(|r| r.scope.as_str()).collect();
@@ -399,13 +399,13 @@ mod tests {
                 top.draws,
                 top.losses
             ),
-            ("a", 1, 2, 1, 1)
+            ("b", 1, 2, 1, 1)
         );
         assert_eq!(top.score_pct, 62.5);
         assert!(top.los_next.is_some() && s.ratings[1].los_next.is_none());
         let all = &s.pairs[0];
         assert_eq!((all.engine_a.as_str(), all.engine_b.as_str()), ("b", "a"));
-        // b's pairs: pair 0 = 0 + ½ (index 1), pair 1 = 1 + 0 (index 2).
+        // b's pairs: pair 0 = 0 + ½ (index 1), pair 1 = 1 + 1 (index 4).
         assert_eq!(
             [
                 all.penta_0,
@@ -414,14 +414,23 @@ mod tests {
                 all.penta_3,
                 all.penta_4
             ],
-            [0, 1, 1, 0, 0]
+            [0, 1, 0, 0, 1]
         );
         let awale = s
             .ratings
             .iter()
             .find(|r| r.scope == "board:awale-6" && r.engine == "b")
             .unwrap();
-        assert_eq!((awale.points, awale.flags.as_str()), (0.5, "prior"));
+        assert_eq!((awale.points, awale.flags.as_str()), (0.5, ""));
+        let swept = s
+            .ratings
+            .iter()
+            .find(|r| r.scope == "board:amazons-square-6" && r.engine == "a")
+            .unwrap();
+        assert_eq!(
+            (swept.points, swept.flags.as_str()),
+            (0.0, "perfect_score prior")
+        );
     }
 
     #[test]

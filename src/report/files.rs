@@ -89,7 +89,7 @@ pub fn read_games(path: &Path) -> Result<(Vec<GameRecord>, Option<String>), File
     while let Some(row) = rows.next() {
         let last = rows.peek().is_none();
         match row {
-            Ok(record) if !(last && !complete) => records.push(record),
+            Ok(record) if !last || complete => records.push(record),
             Ok(_) => {
                 dropped = Some(
                     "the last row has no line end (cut off mid-write); it was dropped".to_owned(),

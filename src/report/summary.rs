@@ -23,8 +23,8 @@ pub fn render(standings: &Standings, records: &[GameRecord], level: f64) -> Stri
         .max(6);
     let _ = writeln!(
         out,
-        "{:>4}  {:<width$}  {:>8}  {:>7}  {:>6}  {:>7}  {}",
-        "rank", "engine", "elo", "+/-", "games", "score", "flags"
+        "{:>4}  {:<width$}  {:>8}  {:>7}  {:>6}  {:>7}  flags",
+        "rank", "engine", "elo", "+/-", "games", "score"
     );
     for r in rows {
         let _ = writeln!(

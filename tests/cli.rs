@@ -1,0 +1,287 @@
+//! End-to-end runs of the real `arena` binary against the real reference engines and the
+//! Python template engine, in temporary directories.
+
+mod util;
+
+use std::collections::BTreeMap;
+use std::fs;
+
+use arena::games::{AnyPosition, GameKind, Outcome};
+use arena::record::{GameRecord, Termination};
+use util::{Dir, arena, engine, python_engine, read_games};
+
+/// A tournament on all three games, small enough for a debug build.
+fn all_games_config(dir: &Dir, time_control: &str, extra: &str) -> String {
+    format!(
+        "name: e2e
+seed: 99
+rounds: 1
+time_control: {time_control}
+boards:
+  - {{ game: seven_colors, size: 8, layout: random }}
+  - {{ game: seven_colors, size: 8, layout: diagonal }}
+  - {{ game: amazons, shape: square, width: 6, queens: 4 }}
+  - {{ game: awale, pits: 6, random_opening_plies: 2 }}
+engines:
+  - {{ name: random, command: {random} }}
+  - {{ name: greedy, command: {greedy} }}
+  - {{ name: alphabeta, command: {alphabeta}, options: {{ Width: 6, RootWidth: 10 }} }}
+  - {{ name: python-random, command: python3, args: [{python}] }}
+output: {out}
+{extra}",
+        random = engine("random"),
+        greedy = engine("greedy"),
+        alphabeta = engine("alphabeta"),
+        python = python_engine(),
+        out = dir.path("out").display(),
+    )
+}
+
+/// Replays a record through the rules library and checks its result, plies and scores.
+fn replay(record: &GameRecord) {
+    let game: GameKind = record.game.parse().unwrap();
+    let mut pos = AnyPosition::from_fen(game, &record.start_fen).unwrap();
+    let moves: Vec<&str> = record.moves.split_whitespace().collect();
+    assert_eq!(moves.len() as u32, record.plies, "game {}", record.game_id);
+    for mv in &moves {
+        pos.play_text(mv)
+            .unwrap_or_else(|e| panic!("game {}: {e}", record.game_id));
+    }
+    let outcome = Outcome::from_result_str(&record.result).unwrap();
+    match record.termination {
+        Termination::Normal => assert_eq!(pos.outcome(), Some(outcome), "game {}", record.game_id),
+        Termination::MaxPlies => assert_eq!(pos.adjudicate(), outcome),
+        other => panic!(
+            "game {} ended by {other}: {}",
+            record.game_id, record.detail
+        ),
+    }
+    let scores = pos.scores();
+    assert_eq!(scores.map(|s| s.first), record.score_first);
+}
+
+#[test]
+fn a_tournament_on_all_three_games_with_python_engine() {
+    let dir = Dir::new();
+    let config = dir.write("t.yaml", &all_games_config(&dir, "{ nodes: 300 }", ""));
+    let out = arena()
+        .args(["run", "--concurrency", "2"])
+        .arg(&config)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(stdout.contains("rank  engine"), "{stdout}");
+
+    let games = read_games(&dir.path("out/games.csv"));
+    // Seven Colors and Awale: 4 engines play them (6 pairs); Amazons: random, alphabeta and
+    // python (3 pairs); two legs each.
+    assert_eq!(games.len(), 2 * 6 * 2 + 3 * 2 + 6 * 2);
+    let ids: Vec<u64> = games.iter().map(|g| g.game_id).collect();
+    assert_eq!(
+        ids,
+        (0..games.len() as u64).collect::<Vec<_>>(),
+        "sorted by id"
+    );
+    let mut pairs: BTreeMap<u64, Vec<&GameRecord>> = BTreeMap::new();
+    for g in &games {
+        replay(g);
+        pairs.entry(g.pair).or_default().push(g);
+    }
+    for legs in pairs.values() {
+        assert_eq!(legs.len(), 2);
+        assert_eq!(legs[0].start_fen, legs[1].start_fen);
+        assert_eq!(
+            (&legs[0].first, &legs[0].second),
+            (&legs[1].second, &legs[1].first)
+        );
+    }
+    assert!(
+        games
+            .iter()
+            .any(|g| g.first == "python-random" && g.game == "amazons")
+    );
+
+    let ratings = fs::read_to_string(dir.path("out/ratings.csv")).unwrap();
+    assert!(ratings.starts_with("scope,rank,engine,elo,ci_low,ci_high,err95,games,wins,draws,losses,points,score_pct,draw_pct,los_next,flags\n"));
+    for name in ["random", "greedy", "alphabeta", "python-random"] {
+        assert!(
+            ratings
+                .lines()
+                .any(|l| l.starts_with("all,") && l.contains(&format!(",{name},"))),
+            "{name}"
+        );
+    }
+    assert!(ratings.contains("board:amazons-square-6,"));
+    assert!(ratings.contains("game:awale,"));
+    let pgn = fs::read_to_string(dir.path("out/results.pgn")).unwrap();
+    assert_eq!(pgn.matches("[White ").count(), games.len());
+    assert!(dir.path("out/config.resolved.yaml").exists());
+    assert!(
+        fs::read_to_string(dir.path("out/pairs.csv"))
+            .unwrap()
+            .contains("penta_0")
+    );
+
+    // `arena ratings` recomputes the same files from games.csv.
+    let again = dir.path("again");
+    arena()
+        .args(["ratings"])
+        .arg(dir.path("out/games.csv"))
+        .arg("--output")
+        .arg(&again)
+        .assert()
+        .success();
+    assert_eq!(
+        fs::read_to_string(again.join("ratings.csv")).unwrap(),
+        ratings
+    );
+}
+
+/// games.csv without its timing columns.
+fn without_timing(games: &[GameRecord]) -> Vec<GameRecord> {
+    games
+        .iter()
+        .cloned()
+        .map(|mut g| {
+            g.duration_ms = 0;
+            g.first_time_ms = 0;
+            g.second_time_ms = 0;
+            g
+        })
+        .collect()
+}
+
+#[test]
+fn results_do_not_depend_on_concurrency() {
+    let dir = Dir::new();
+    let config = dir.write("t.yaml", &all_games_config(&dir, "{ depth: 2 }", ""));
+    arena()
+        .args(["run", "-q", "--concurrency", "1"])
+        .arg(&config)
+        .assert()
+        .success();
+    let one = read_games(&dir.path("out/games.csv"));
+    arena()
+        .args(["run", "-q", "--concurrency", "2", "--output"])
+        .arg(dir.path("two"))
+        .arg(&config)
+        .assert()
+        .success();
+    let two = read_games(&dir.path("two/games.csv"));
+    assert_eq!(without_timing(&one), without_timing(&two));
+    assert_eq!(
+        fs::read_to_string(dir.path("out/ratings.csv")).unwrap(),
+        fs::read_to_string(dir.path("two/ratings.csv")).unwrap()
+    );
+}
+
+#[test]
+fn an_interrupted_run_resumes_to_the_same_result() {
+    let dir = Dir::new();
+    let config = dir.write("t.yaml", &all_games_config(&dir, "{ depth: 1 }", ""));
+    arena().args(["run", "-q"]).arg(&config).assert().success();
+    let full = read_games(&dir.path("out/games.csv"));
+    // Keep the header, ten rows and half of the next one, as a crash mid-write would.
+    let text = fs::read_to_string(dir.path("out/games.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = format!(
+        "{}\n{}",
+        lines[..11].join("\n"),
+        &lines[11][..lines[11].len() / 2]
+    );
+    fs::write(dir.path("out/games.csv"), cut).unwrap();
+    let out = arena().args(["run", "-q"]).arg(&config).assert().success();
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("dropped"));
+    assert_eq!(
+        without_timing(&read_games(&dir.path("out/games.csv"))),
+        without_timing(&full)
+    );
+
+    // Another config on the same directory is refused, and --force starts afresh.
+    let other = dir.write(
+        "o.yaml",
+        &all_games_config(&dir, "{ depth: 1 }", "").replace("seed: 99", "seed: 100"),
+    );
+    let refused = arena().args(["run", "-q"]).arg(&other).assert().code(2);
+    assert!(String::from_utf8_lossy(&refused.get_output().stderr).contains("--force"));
+    arena()
+        .args(["run", "-q", "--force"])
+        .arg(&other)
+        .assert()
+        .success();
+}
+
+#[test]
+fn check_reports_the_plan_and_catches_bad_configs() {
+    let dir = Dir::new();
+    let good = dir.write(
+        "good.yaml",
+        &all_games_config(&dir, "{ movetime_ms: 20 }", ""),
+    );
+    let out = arena().arg("check").arg(&good).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("board amazons-square-6: 6 games; alphabeta, python-random, random"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("42 games in all"), "{stdout}");
+    assert!(!dir.path("out").exists(), "check plays and writes nothing");
+
+    let text = all_games_config(&dir, "{ movetime_ms: 20 }", "");
+    let cases = [
+        (
+            text.replace("layout: diagonal", "layuot: diagonal"),
+            "line 7 column 36: boards: unknown field `layuot`",
+        ),
+        (
+            text.replace(&engine("greedy"), "/no/such/greedy"),
+            "`/no/such/greedy` does not exist",
+        ),
+        (
+            text.replace(
+                &format!("command: {} }}", engine("greedy")),
+                &format!("command: {}, games: [amazons] }}", engine("greedy")),
+            ),
+            "engine greedy: does not play amazons (it declares seven_colors, awale)",
+        ),
+    ];
+    for (config, message) in cases {
+        let path = dir.write("bad.yaml", &config);
+        let out = arena().arg("check").arg(&path).assert().code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains(message), "{stderr} lacks {message}");
+        assert!(
+            stderr.contains("bad.yaml") || message.starts_with("engine"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn show_prints_boards_and_errors_exit_2() {
+    let out = arena()
+        .args([
+            "show",
+            "--board",
+            "{game: awale, pits: 6}",
+            "--moves",
+            "3",
+            "--plain",
+        ])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.starts_with("4,4,0,5,5,5/5,4,4,4,4,4 0,0 2 no_capture\n"),
+        "{stdout}"
+    );
+    arena()
+        .args([
+            "show",
+            "--board",
+            "{game: amazons, shape: clover, width: 12}",
+        ])
+        .assert()
+        .code(2);
+    arena().args(["run"]).assert().code(2);
+}

@@ -1,0 +1,63 @@
+//! Helpers shared by the integration tests: temporary directories and paths to the binaries.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use arena::record::GameRecord;
+
+/// A fresh temporary directory, removed when dropped.
+pub struct Dir(tempfile::TempDir);
+
+impl Dir {
+    pub fn new() -> Dir {
+        Dir(tempfile::tempdir().expect("temporary directory"))
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.0.path().join(rel)
+    }
+
+    /// Writes a file and returns its path.
+    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let path = self.path(rel);
+        fs::write(&path, text).expect("write test file");
+        path
+    }
+}
+
+/// The `arena` binary under test.
+pub fn arena() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("arena").expect("arena binary")
+}
+
+/// A reference engine binary, built beside `arena` by `cargo test --workspace` (the engines
+/// crate's own integration tests make cargo build them).
+pub fn engine(name: &str) -> String {
+    let dir = Path::new(env!("CARGO_BIN_EXE_arena"))
+        .parent()
+        .expect("target directory");
+    let path = dir.join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: run the tests with `cargo test --workspace`",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+/// The Python template engine.
+pub fn python_engine() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("engines/python/random_engine.py")
+        .display()
+        .to_string()
+}
+
+/// Every row of a games.csv.
+pub fn read_games(path: &Path) -> Vec<GameRecord> {
+    let (records, dropped) = arena::report::files::read_games(path).expect("games.csv reads");
+    assert_eq!(dropped, None);
+    records
+}
