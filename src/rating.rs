@@ -520,27 +520,35 @@ pub fn fit(engines: usize, games: &[FitGame], options: &FitOptions) -> Fit {
                 *v -= 1.0 / m as f64;
             }
         }
-        let mut clusters: Vec<(u64, Vec<f64>)> = Vec::new();
+        // A game pair touches two engines, so each cluster's score vector is kept sparse.
         let mut sorted: Vec<&FitGame> = games.iter().filter(|g| pool_of[g.a] == p).collect();
         sorted.sort_by_key(|g| g.cluster);
+        let mut meat = vec![vec![0.0; m]; m];
+        let mut u: Vec<(usize, f64)> = Vec::with_capacity(4);
+        let mut flush = |u: &mut Vec<(usize, f64)>| {
+            for &(i, ui) in u.iter() {
+                for &(j, uj) in u.iter() {
+                    meat[i][j] += ui * uj;
+                }
+            }
+            u.clear();
+        };
+        let mut current = None;
         for g in sorted {
+            if current != Some(g.cluster) {
+                flush(&mut u);
+                current = Some(g.cluster);
+            }
             let (a, b) = (local(g.a), local(g.b));
             let residual = g.points_a - sigmoid(theta[a] - theta[b]);
-            if clusters.last().is_none_or(|(c, _)| *c != g.cluster) {
-                clusters.push((g.cluster, vec![0.0; m]));
-            }
-            let u = &mut clusters.last_mut().expect("just pushed").1;
-            u[a] += residual;
-            u[b] -= residual;
-        }
-        let mut meat = vec![vec![0.0; m]; m];
-        for (_, u) in &clusters {
-            for i in 0..m {
-                for j in 0..m {
-                    meat[i][j] += u[i] * u[j];
+            for (k, r) in [(a, residual), (b, -residual)] {
+                match u.iter_mut().find(|(i, _)| *i == k) {
+                    Some(entry) => entry.1 += r,
+                    None => u.push((k, r)),
                 }
             }
         }
+        flush(&mut u);
         let local_cov = matmul(&matmul(&pinv, &meat), &pinv);
 
         // Anchor: shift the pool so the anchor sits at its value; variances become relative
