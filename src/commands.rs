@@ -74,6 +74,7 @@ fn preflight(plan: &Plan, log_dir: Option<&Path>) -> Vec<Result<Identity, String
                 args: e.spec.args.clone(),
                 stderr_log: log_dir
                     .map(|d| d.join(format!("{}.preflight.stderr.log", e.spec.name))),
+                limits: e.spec.limits.unwrap_or_default(),
             };
             let mut engine =
                 Engine::spawn(&launch).map_err(|err| format!("{}: {err}", e.spec.name))?;

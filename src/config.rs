@@ -200,6 +200,9 @@ pub struct EngineSpec {
     /// Its own time control (time odds); default: the tournament's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_control: Option<TimeControlSpec>,
+    /// Resource limits: `{ memory_mb: 512, threads: 4 }`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<engine::Limits>,
 }
 
 /// An anchor: the engine whose rating is fixed.

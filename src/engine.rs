@@ -83,6 +83,35 @@ pub struct Launch {
     pub args: Vec<String>,
     /// File that receives the engine's stderr (appended), or `None` to discard it.
     pub stderr_log: Option<PathBuf>,
+    /// Resource limits applied to the process before it starts.
+    pub limits: Limits,
+}
+
+/// Resource limits of an engine process, set with setrlimit between fork and exec.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Address space (MiB): allocations past it fail (RLIMIT_AS).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_mb: Option<u64>,
+    /// Processes and threads of the engine's user (RLIMIT_NPROC). The kernel does not apply
+    /// this limit to root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<u64>,
+}
+
+impl Limits {
+    fn apply(self) -> io::Result<()> {
+        use nix::sys::resource::{Resource, setrlimit};
+        if let Some(mb) = self.memory_mb {
+            let bytes = mb.saturating_mul(1 << 20);
+            setrlimit(Resource::RLIMIT_AS, bytes, bytes).map_err(io::Error::from)?;
+        }
+        if let Some(threads) = self.threads {
+            setrlimit(Resource::RLIMIT_NPROC, threads, threads).map_err(io::Error::from)?;
+        }
+        Ok(())
+    }
 }
 
 /// What an engine declared in answer to `ugi`.
@@ -118,6 +147,7 @@ pub struct Engine {
 fn read_lines(stdout: impl Read, sink: crossbeam_channel::Sender<(Output, Instant)>) {
     let mut reader = BufReader::with_capacity(64 * 1024, stdout);
     let mut line = Vec::new();
+    // Inside an overlong line: reported once, the rest discarded up to its newline.
     let mut too_long = false;
     loop {
         let (consumed, done) = match reader.fill_buf() {
@@ -125,42 +155,34 @@ fn read_lines(stdout: impl Read, sink: crossbeam_channel::Sender<(Output, Instan
                 let _ = sink.send((Output::Closed, Instant::now()));
                 return;
             }
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                Some(end) => {
-                    if !too_long && line.len() + end <= MAX_LINE {
-                        line.extend_from_slice(&buf[..end]);
-                    } else {
-                        too_long = true;
+            Ok(buf) => {
+                let end = buf.iter().position(|&b| b == b'\n');
+                let part = &buf[..end.unwrap_or(buf.len())];
+                if !too_long && line.len() + part.len() > MAX_LINE {
+                    too_long = true;
+                    line.clear();
+                    if sink.send((Output::TooLong, Instant::now())).is_err() {
+                        return;
                     }
-                    (end + 1, true)
+                } else if !too_long {
+                    line.extend_from_slice(part);
                 }
-                None => {
-                    if !too_long && line.len() + buf.len() <= MAX_LINE {
-                        line.extend_from_slice(buf);
-                    } else {
-                        too_long = true;
-                        line.clear();
-                    }
-                    (buf.len(), false)
-                }
-            },
+                (end.map_or(buf.len(), |e| e + 1), end.is_some())
+            }
         };
         reader.consume(consumed);
         if done {
             let now = Instant::now();
+            if std::mem::take(&mut too_long) {
+                continue;
+            }
             if line.last() == Some(&b'\r') {
                 line.pop();
             }
-            let output = if too_long {
-                Output::TooLong
-            } else {
-                match String::from_utf8(std::mem::take(&mut line)) {
-                    Ok(text) => Output::Line(text),
-                    Err(e) => Output::NotUtf8(String::from_utf8_lossy(e.as_bytes()).into_owned()),
-                }
+            let output = match String::from_utf8(std::mem::take(&mut line)) {
+                Ok(text) => Output::Line(text),
+                Err(e) => Output::NotUtf8(String::from_utf8_lossy(e.as_bytes()).into_owned()),
             };
-            line.clear();
-            too_long = false;
             if sink.send((output, now)).is_err() {
                 return;
             }
@@ -183,17 +205,25 @@ impl Engine {
                 .unwrap_or_else(|_| Stdio::null()),
             None => Stdio::null(),
         };
-        let mut child = Process::new(&launch.program)
+        let mut process = Process::new(&launch.program);
+        process
             .args(&launch.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr)
-            .process_group(0)
-            .spawn()
-            .map_err(|source| EngineError::Spawn {
-                command: launch.program.display().to_string(),
-                source,
-            })?;
+            .process_group(0);
+        if launch.limits != Limits::default() {
+            let limits = launch.limits;
+            // SAFETY: between fork and exec the closure only calls setrlimit, a plain system
+            // call that is async-signal-safe; it allocates nothing and takes no lock.
+            unsafe {
+                process.pre_exec(move || limits.apply());
+            }
+        }
+        let mut child = process.spawn().map_err(|source| EngineError::Spawn {
+            command: launch.program.display().to_string(),
+            source,
+        })?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let (sink, lines) = bounded(CHANNEL_LINES);
         thread::Builder::new()
@@ -297,7 +327,8 @@ impl Engine {
     /// lines, before `deadline`.
     ///
     /// # Errors
-    /// As [`Engine::recv`]; a line the protocol cannot parse is skipped, not an error.
+    /// As [`Engine::recv`], and [`EngineError::Protocol`] for a malformed line whose keyword is
+    /// `expected`; other lines the protocol cannot parse are skipped.
     pub fn recv_reply<T>(
         &mut self,
         deadline: Instant,
@@ -306,10 +337,18 @@ impl Engine {
     ) -> Result<T, EngineError> {
         loop {
             let (line, at) = self.recv(deadline, expected)?;
-            if let Ok(reply) = Reply::parse(&line) {
-                if let Some(value) = want(reply, at) {
-                    return Ok(value);
+            match Reply::parse(&line) {
+                Ok(reply) => {
+                    if let Some(value) = want(reply, at) {
+                        return Ok(value);
+                    }
                 }
+                // A malformed line of the very reply awaited (`bestmove` without a move) cannot
+                // be skipped: nothing else will come.
+                Err(e) if e.keyword == expected => {
+                    return Err(EngineError::Protocol(e.to_string()));
+                }
+                Err(_) => {}
             }
         }
     }

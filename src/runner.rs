@@ -111,6 +111,7 @@ impl Worker<'_, '_> {
             program: spec.program.clone(),
             args: spec.spec.args.clone(),
             stderr_log: Some(log),
+            limits: spec.spec.limits.unwrap_or_default(),
         };
         let classify = |e: &EngineError| match e {
             EngineError::Timeout { .. } | EngineError::Protocol(_) => Termination::ProtocolError,

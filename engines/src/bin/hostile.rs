@@ -1,0 +1,267 @@
+//! `hostile`: a test engine that misbehaves on purpose, one flag per fault, so that the
+//! runner's handling of each can be tested. Without a fault flag it plays the first legal move.
+//!
+//! Usage: `hostile [--tag TEXT] FAULT [--at N] [--mb N]`, where FAULT is one of
+//! `--no-ugi`, `--exit-in-handshake`, `--crash`, `--hang`, `--late`, `--garbage`, `--illegal`,
+//! `--wrong-game`, `--empty-bestmove`, `--flood-info`, `--flood-stderr`, `--long-line`,
+//! `--non-utf8`, `--ignore-quit`, `--fork-child`, `--close-stdout`. `--at N` picks the N-th
+//! `go` of the process (1-based, default 1) for faults that happen on a move; `--mb N` sizes
+//! the floods (default 100). `--tag` is ignored: tests use it to find leftover processes.
+
+use std::io::{self, BufRead, Write};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::Duration;
+
+use arena::games::{AnyPosition, GameKind};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    None,
+    NoUgi,
+    ExitInHandshake,
+    Crash,
+    Hang,
+    Late,
+    Garbage,
+    Illegal,
+    WrongGame,
+    EmptyBestmove,
+    FloodInfo,
+    FloodStderr,
+    LongLine,
+    NonUtf8,
+    IgnoreQuit,
+    ForkChild,
+    CloseStdout,
+}
+
+fn parse_args() -> (Fault, u32, usize, bool, String) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let tag = args
+        .iter()
+        .position(|a| a == "--tag")
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+        .unwrap_or_default();
+    let mut fault = Fault::None;
+    let (mut at, mut mb, mut child) = (1, 100, false);
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).and_then(|v| v.parse::<usize>().ok());
+        match args[i].as_str() {
+            "--at" => at = value.unwrap_or(1) as u32,
+            "--mb" => mb = value.unwrap_or(100),
+            "--tag" => {}
+            "--child" => child = true,
+            "--no-ugi" => fault = Fault::NoUgi,
+            "--exit-in-handshake" => fault = Fault::ExitInHandshake,
+            "--crash" => fault = Fault::Crash,
+            "--hang" => fault = Fault::Hang,
+            "--late" => fault = Fault::Late,
+            "--garbage" => fault = Fault::Garbage,
+            "--illegal" => fault = Fault::Illegal,
+            "--wrong-game" => fault = Fault::WrongGame,
+            "--empty-bestmove" => fault = Fault::EmptyBestmove,
+            "--flood-info" => fault = Fault::FloodInfo,
+            "--flood-stderr" => fault = Fault::FloodStderr,
+            "--long-line" => fault = Fault::LongLine,
+            "--non-utf8" => fault = Fault::NonUtf8,
+            "--ignore-quit" => fault = Fault::IgnoreQuit,
+            "--fork-child" => fault = Fault::ForkChild,
+            "--close-stdout" => fault = Fault::CloseStdout,
+            _ => {}
+        }
+        i += if matches!(args[i].as_str(), "--at" | "--mb" | "--tag") {
+            2
+        } else {
+            1
+        };
+    }
+    (fault, at, mb, child, tag)
+}
+
+fn say(out: &mut impl Write, line: &str) {
+    let _ = out.write_all(line.as_bytes());
+    let _ = out.write_all(b"\n");
+    let _ = out.flush();
+}
+
+/// A move text that parses but is illegal here (Awale: an empty pit; Amazons: a queen that is
+/// not the mover's), or `None` where every move text is legal (Seven Colors).
+fn illegal_move(pos: &AnyPosition) -> Option<String> {
+    match pos {
+        AnyPosition::Awale(p) => {
+            let row = p.row(arena::games::Game::side_to_move(p));
+            let empty = row.clone().find(|&i| p.pits()[i] == 0);
+            // Every pit full: pit numbers past the row are syntax errors, so use a non-feeding
+            // one if any; else fall back to an out-of-range pit.
+            Some(empty.map_or_else(
+                || (row.len() + 1).to_string(),
+                |i| (i - row.start + 1).to_string(),
+            ))
+        }
+        AnyPosition::Amazons(_) => Some("0-0-0".into()),
+        AnyPosition::SevenColors(_) => Some("Z".into()),
+    }
+}
+
+fn main() {
+    let (fault, at, mb, child, tag) = parse_args();
+    if child {
+        // The forked child: holds the inherited pipes open and lives on.
+        thread::sleep(Duration::from_secs(600));
+        return;
+    }
+    let stdin = io::stdin();
+    let mut out = io::stdout().lock();
+    let mut variant = GameKind::Awale;
+    let mut position: Option<AnyPosition> = None;
+    let mut gos = 0u32;
+    let mut movetime = 50u64;
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("ugi") => match fault {
+                Fault::NoUgi => {}
+                Fault::ExitInHandshake => std::process::exit(2),
+                _ => {
+                    say(&mut out, "id name hostile");
+                    say(
+                        &mut out,
+                        "option name UGI_Variant type combo default awale var seven_colors var amazons var awale",
+                    );
+                    say(&mut out, "ugiok");
+                }
+            },
+            Some("isready") => say(&mut out, "readyok"),
+            Some("setoption") if words.get(2) == Some(&"UGI_Variant") => {
+                variant = words.get(4).and_then(|v| v.parse().ok()).unwrap_or(variant);
+            }
+            Some("position") => {
+                let at_moves = words
+                    .iter()
+                    .position(|w| *w == "moves")
+                    .unwrap_or(words.len());
+                position = AnyPosition::from_fen(variant, &words[2..at_moves].join(" "))
+                    .ok()
+                    .map(|mut p| {
+                        for mv in &words[(at_moves + 1).min(words.len())..] {
+                            let _ = p.play_text(mv);
+                        }
+                        p
+                    });
+            }
+            Some("go") => {
+                gos += 1;
+                if let Some(i) = words.iter().position(|w| *w == "movetime") {
+                    movetime = words
+                        .get(i + 1)
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(movetime);
+                }
+                let first = position
+                    .as_ref()
+                    .and_then(|p| p.legal_move_texts().into_iter().next());
+                let best = first.unwrap_or_else(|| "resign".into());
+                if gos != at {
+                    say(&mut out, &format!("bestmove {best}"));
+                    continue;
+                }
+                match fault {
+                    Fault::Crash => std::process::exit(3),
+                    Fault::Hang => loop {
+                        thread::sleep(Duration::from_secs(1));
+                    },
+                    Fault::Late => {
+                        thread::sleep(Duration::from_millis(movetime * 3 + 300));
+                        say(&mut out, &format!("bestmove {best}"));
+                    }
+                    Fault::Garbage => {
+                        for junk in [
+                            "hello runner",
+                            "bestmov e2e4",
+                            "info depth banana",
+                            "ugiok",
+                            "\tinfo\t\tstring  tabs",
+                        ] {
+                            say(&mut out, junk);
+                        }
+                        say(&mut out, &format!("bestmove {best}"));
+                    }
+                    Fault::Illegal => {
+                        let mv = position
+                            .as_ref()
+                            .and_then(illegal_move)
+                            .unwrap_or_else(|| "Z".into());
+                        say(&mut out, &format!("bestmove {mv}"));
+                    }
+                    Fault::WrongGame => say(&mut out, "bestmove 93-33-30"),
+                    Fault::EmptyBestmove => say(&mut out, "bestmove"),
+                    Fault::FloodInfo => {
+                        let line = format!("info depth 1 nodes 1 string {}\n", "x".repeat(1000));
+                        for _ in 0..mb * 1000 {
+                            if out.write_all(line.as_bytes()).is_err() {
+                                break;
+                            }
+                        }
+                        say(&mut out, &format!("bestmove {best}"));
+                    }
+                    Fault::FloodStderr => {
+                        let chunk = "e".repeat(1 << 20);
+                        let mut err = io::stderr().lock();
+                        for _ in 0..mb {
+                            let _ = err.write_all(chunk.as_bytes());
+                        }
+                        say(&mut out, &format!("bestmove {best}"));
+                    }
+                    Fault::LongLine => {
+                        let chunk = "y".repeat(1 << 20);
+                        for _ in 0..mb {
+                            if out.write_all(chunk.as_bytes()).is_err() {
+                                break;
+                            }
+                        }
+                        let _ = out.flush();
+                        loop {
+                            thread::sleep(Duration::from_secs(1));
+                        }
+                    }
+                    Fault::NonUtf8 => {
+                        let _ = out.write_all(b"info string \xff\xfe\xfd\n");
+                        say(&mut out, &format!("bestmove {best}"));
+                    }
+                    Fault::ForkChild => {
+                        let _ = Command::new(std::env::current_exe().expect("own path"))
+                            .args(["--child", "--tag", &tag])
+                            .stdin(Stdio::inherit())
+                            .stdout(Stdio::inherit())
+                            .spawn();
+                        // The parent dies; the child keeps stdout open.
+                        std::process::exit(4);
+                    }
+                    Fault::CloseStdout => {
+                        close_stdout();
+                        loop {
+                            thread::sleep(Duration::from_secs(1));
+                        }
+                    }
+                    _ => say(&mut out, &format!("bestmove {best}")),
+                }
+            }
+            Some("quit") if fault != Fault::IgnoreQuit => break,
+            _ => {}
+        }
+    }
+    if fault == Fault::IgnoreQuit {
+        loop {
+            thread::sleep(Duration::from_secs(1));
+        }
+    }
+}
+
+/// Closes the process's stdout file descriptor; nothing writes to it afterwards.
+fn close_stdout() {
+    let _ = nix::unistd::close(1);
+}

@@ -1,0 +1,332 @@
+//! Misbehaving engines really misbehave: each fault of the `hostile` test engine must end its
+//! game against it with the right termination, leave no process behind, keep the runner's
+//! memory bounded, and let the tournament finish with every game recorded.
+
+mod util;
+
+use std::fs;
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use arena::record::{GameRecord, Termination};
+use util::{Dir, engine, read_games};
+
+/// Processes whose command line contains `tag`.
+fn survivors(tag: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            // Zombies have an empty cmdline and are gone once reaped.
+            if text.contains(tag) {
+                found.push(pid);
+            }
+        }
+    }
+    found
+}
+
+struct Outcome {
+    games: Vec<GameRecord>,
+    peak_rss_kb: u64,
+}
+
+/// Runs hostile (with `flags`) against `random` on Awale 6, one game pair, and returns the
+/// records and the runner's peak resident memory.
+fn tournament(name: &str, flags: &str, hostile_tc: &str) -> Outcome {
+    let dir = Dir::new();
+    let tag = format!("hostile-test-{name}-{}", std::process::id());
+    let config = dir.write(
+        "h.yaml",
+        &format!(
+            "name: {name}
+seed: 5
+concurrency: 1
+handshake_timeout_ms: 500
+time_control: {{ movetime_ms: 50, margin_ms: 50, move_timeout_ms: 2000 }}
+boards:
+  - {{ game: awale, pits: 6 }}
+engines:
+  - {{ name: hostile, command: {hostile}, args: [--tag, {tag}, {flags}], time_control: {hostile_tc} }}
+  - {{ name: random, command: {random} }}
+output: {out}
+",
+            hostile = engine("hostile"),
+            random = engine("random"),
+            flags = flags.split_whitespace().collect::<Vec<_>>().join(", "),
+            out = dir.path("out").display(),
+        ),
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["run", "-q"])
+        .arg(&config)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arena starts");
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak_rss_kb = 0;
+    let started = Instant::now();
+    let status = loop {
+        if let Ok(text) = fs::read_to_string(&status_path) {
+            for line in text.lines().filter(|l| l.starts_with("VmHWM:")) {
+                let kb: u64 = line
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(0);
+                peak_rss_kb = peak_rss_kb.max(kb);
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "{name}: the tournament did not finish"
+        );
+        thread::sleep(Duration::from_millis(20));
+    };
+    let stderr = std::io::read_to_string(child.stderr.take().unwrap()).unwrap_or_default();
+    assert!(status.success(), "{name}: arena failed: {status}\n{stderr}");
+    // Give the kernel a moment to reap what was killed.
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while !survivors(&tag).is_empty() && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        survivors(&tag),
+        Vec::<u32>::new(),
+        "{name}: engine processes survived"
+    );
+    let games = read_games(&dir.path("out/games.csv"));
+    assert_eq!(games.len(), 2, "{name}: every game is recorded");
+    Outcome { games, peak_rss_kb }
+}
+
+fn hostile_lost(game: &GameRecord) -> bool {
+    (game.first == "hostile" && game.result == "0-1")
+        || (game.second == "hostile" && game.result == "1-0")
+}
+
+/// Every game ends with `expected` (or normally, where the fault did not strike that game),
+/// and at least one with `expected`, lost by hostile.
+fn check(name: &str, flags: &str, expected: Termination) -> Outcome {
+    let outcome = tournament(
+        name,
+        flags,
+        "{ movetime_ms: 50, margin_ms: 50, move_timeout_ms: 2000 }",
+    );
+    let mut struck = 0;
+    for g in &outcome.games {
+        if g.termination == expected {
+            assert!(
+                hostile_lost(g),
+                "{name}: hostile should lose game {}: {g:?}",
+                g.game_id
+            );
+            assert!(
+                g.detail.contains("hostile"),
+                "{name}: detail names the engine: {}",
+                g.detail
+            );
+            struck += 1;
+        } else {
+            assert_eq!(g.termination, Termination::Normal, "{name}: {}", g.detail);
+        }
+    }
+    assert!(
+        struck > 0,
+        "{name}: no game ended by {expected}: {:?}",
+        outcome.games
+    );
+    outcome
+}
+
+#[test]
+fn never_answers_ugi() {
+    check("no_ugi", "--no-ugi", Termination::ProtocolError);
+}
+
+#[test]
+fn exits_during_the_handshake() {
+    check("exit_handshake", "--exit-in-handshake", Termination::Crash);
+}
+
+#[test]
+fn crashes_mid_game() {
+    let out = check("crash", "--crash --at 2", Termination::Crash);
+    assert!(
+        out.games
+            .iter()
+            .any(|g| g.detail.contains("exit status: 3")),
+        "{:?}",
+        out.games
+    );
+}
+
+#[test]
+fn never_answers_go() {
+    check("hang", "--hang --at 2", Termination::TimeForfeit);
+}
+
+#[test]
+fn answers_after_the_deadline() {
+    check("late", "--late --at 2", Termination::TimeForfeit);
+}
+
+#[test]
+fn prints_garbage_between_lines() {
+    let out = tournament("garbage", "--garbage --at 2", "{ movetime_ms: 50 }");
+    assert!(
+        out.games
+            .iter()
+            .all(|g| g.termination == Termination::Normal),
+        "{:?}",
+        out.games
+    );
+}
+
+#[test]
+fn makes_an_illegal_move() {
+    let out = check("illegal", "--illegal --at 2", Termination::IllegalMove);
+    assert!(out.games.iter().any(|g| g.detail.contains("illegal move")));
+}
+
+#[test]
+fn sends_a_move_of_the_wrong_game() {
+    let out = check(
+        "wrong_game",
+        "--wrong-game --at 2",
+        Termination::IllegalMove,
+    );
+    assert!(out.games.iter().any(|g| g.detail.contains("93-33-30")));
+}
+
+#[test]
+fn sends_bestmove_without_a_move() {
+    check(
+        "empty_bestmove",
+        "--empty-bestmove --at 2",
+        Termination::ProtocolError,
+    );
+}
+
+#[test]
+fn floods_stdout_with_100_mb_of_info() {
+    let out = tournament(
+        "flood_info",
+        "--flood-info --mb 100",
+        "{ movetime_ms: 60000 }",
+    );
+    assert!(
+        out.games
+            .iter()
+            .all(|g| g.termination == Termination::Normal),
+        "{:?}",
+        out.games
+    );
+    assert!(
+        out.peak_rss_kb < 100_000,
+        "runner peak RSS {} kB",
+        out.peak_rss_kb
+    );
+}
+
+#[test]
+fn floods_stderr() {
+    let out = tournament(
+        "flood_stderr",
+        "--flood-stderr --mb 30",
+        "{ movetime_ms: 60000 }",
+    );
+    assert!(
+        out.games
+            .iter()
+            .all(|g| g.termination == Termination::Normal),
+        "{:?}",
+        out.games
+    );
+}
+
+#[test]
+fn prints_a_20_mb_line_without_newline() {
+    let out = check(
+        "long_line",
+        "--long-line --mb 20",
+        Termination::ProtocolError,
+    );
+    assert!(
+        out.peak_rss_kb < 100_000,
+        "runner peak RSS {} kB",
+        out.peak_rss_kb
+    );
+    assert!(out.games.iter().any(|g| g.detail.contains("longer than")));
+}
+
+#[test]
+fn prints_bytes_that_are_not_utf8() {
+    check("non_utf8", "--non-utf8 --at 2", Termination::ProtocolError);
+}
+
+#[test]
+fn ignores_quit() {
+    let out = tournament("ignore_quit", "--ignore-quit", "{ movetime_ms: 50 }");
+    assert!(
+        out.games
+            .iter()
+            .all(|g| g.termination == Termination::Normal)
+    );
+}
+
+#[test]
+fn forks_a_child_that_keeps_the_pipes_open() {
+    check(
+        "fork_child",
+        "--fork-child --at 2",
+        Termination::TimeForfeit,
+    );
+}
+
+#[test]
+fn closes_stdout_but_keeps_running() {
+    check("close_stdout", "--close-stdout --at 2", Termination::Crash);
+}
+
+#[test]
+fn dies_of_its_memory_limit() {
+    let dir = Dir::new();
+    let config = dir.write(
+        "m.yaml",
+        &format!(
+            "seed: 1
+concurrency: 1
+time_control: {{ movetime_ms: 50 }}
+boards: [{{ game: awale, pits: 6 }}]
+engines:
+  - {{ name: starved, command: {hostile}, limits: {{ memory_mb: 1 }} }}
+  - {{ name: random, command: {random} }}
+output: {out}
+",
+            hostile = engine("hostile"),
+            random = engine("random"),
+            out = dir.path("out").display(),
+        ),
+    );
+    let run = util::arena()
+        .args(["run", "-q"])
+        .arg(&config)
+        .assert()
+        .success();
+    drop(run);
+    let games = read_games(&dir.path("out/games.csv"));
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g.termination, Termination::Crash, "{g:?}");
+        assert!(g.detail.contains("starved"), "{}", g.detail);
+    }
+}
