@@ -64,8 +64,9 @@ pub struct Estimate {
     pub upper: Option<f64>,
     /// Likelihood of superiority: P(A stronger than B), 0..=1.
     pub los: f64,
-    /// Normalized Elo (score excess over its standard deviation, on the Elo scale).
-    pub nelo: f64,
+    /// Normalized Elo (score excess over its standard deviation, on the Elo scale); `None`
+    /// when every sample scored the same but not ½ (no spread to normalise by).
+    pub nelo: Option<f64>,
     /// Half-width of the nElo interval.
     pub nelo_err: f64,
 }
@@ -111,9 +112,9 @@ fn estimate(values: &[f64], counts: &[u64], games_per_sample: f64, level: f64) -
     let per_game_sigma = var.sqrt() * games_per_sample.sqrt();
     let nelo_scale = 2.0 * ELO_PER_NAT;
     let nelo = if per_game_sigma > 0.0 {
-        (score - 0.5) / per_game_sigma * nelo_scale
+        Some((score - 0.5) / per_game_sigma * nelo_scale)
     } else {
-        0.0
+        (score == 0.5).then_some(0.0)
     };
     let nelo_err = z / (nf * games_per_sample).sqrt() * nelo_scale;
     Some(Estimate {
@@ -600,13 +601,13 @@ mod tests {
         assert!(close(e.elo.unwrap(), 70.44, 0.01), "{e:?}");
         assert!(close(e.half_width().unwrap(), 53.55, 0.01), "{e:?}");
         assert!(close(e.los, 0.9962, 0.0001), "{e:?}");
-        assert!(close(e.nelo, 92.86, 0.01), "{e:?}");
+        assert!(close(e.nelo.unwrap(), 92.86, 0.01), "{e:?}");
         assert!(close(e.nelo_err, 68.10, 0.01), "{e:?}");
 
         let e = trinomial(136, 111, 96, 0.95).unwrap();
         assert!(close(e.elo.unwrap(), 40.70, 0.01), "{e:?}");
         assert!(close(e.half_width().unwrap(), 30.43, 0.01), "{e:?}");
-        assert!(close(e.nelo, 49.77, 0.01), "{e:?}");
+        assert!(close(e.nelo.unwrap(), 49.77, 0.01), "{e:?}");
         assert!(close(e.nelo_err, 36.77, 0.01), "{e:?}");
         assert!(close(e.los, 0.9960, 0.0001), "{e:?}");
     }
@@ -616,7 +617,7 @@ mod tests {
         let e = pentanomial([34, 54, 63, 64, 75], 0.95).unwrap();
         assert!(close(e.elo.unwrap(), 55.58, 0.01), "{e:?}");
         assert!(close(e.half_width().unwrap(), 27.65, 0.01), "{e:?}");
-        assert!(close(e.nelo, 57.94, 0.01), "{e:?}");
+        assert!(close(e.nelo.unwrap(), 57.94, 0.01), "{e:?}");
         assert!(close(e.nelo_err, 28.28, 0.01), "{e:?}");
     }
 
@@ -625,8 +626,13 @@ mod tests {
         let e = trinomial(10, 0, 0, 0.95).unwrap();
         assert_eq!(e.elo, None);
         assert_eq!(e.los, 1.0);
+        assert_eq!(e.nelo, None, "no spread to normalise by");
         let e = trinomial(0, 10, 0, 0.95).unwrap();
         assert_eq!(e.elo, Some(0.0));
+        assert_eq!(e.nelo, Some(0.0));
+        // 99%: finite Elo, open upper end.
+        let e = pentanomial([0, 0, 1, 0, 49], 0.95).unwrap();
+        assert!(e.elo.is_some() && e.lower.is_some() && e.upper.is_none());
         assert_eq!(e.los, 0.5);
         assert!(trinomial(0, 0, 0, 0.95).is_none());
     }

@@ -317,14 +317,22 @@ pub fn two_engine_line(records: &[GameRecord], level: f64) -> Option<String> {
     if pairs * 2 != row.games {
         return None;
     }
+    let bound = |b: Option<f64>| b.map_or_else(|| "unbounded".to_owned(), |v| format!("{v:.1}"));
     let elo = match (estimate.elo, estimate.half_width()) {
         (Some(e), Some(h)) => format!("{e:.1} +/- {h:.1}"),
-        _ => "unbounded (no losses or no wins)".into(),
+        (Some(e), None) => format!(
+            "{e:.1} [{}, {}]",
+            bound(estimate.lower),
+            bound(estimate.upper)
+        ),
+        (None, _) => format!("unbounded (a {:.0}% score)", 100.0 * estimate.score),
     };
+    let nelo = estimate.nelo.map_or_else(
+        || "undefined".to_owned(),
+        |n| format!("{n:.1} +/- {:.1}", estimate.nelo_err),
+    );
     Some(format!(
-        "{a} vs {b}: Elo: {elo}, nElo: {:.1} +/- {:.1}, LOS: {:.1} %, DrawRatio: {:.1} %, Ptnml(0-2): {penta:?}",
-        estimate.nelo,
-        estimate.nelo_err,
+        "{a} vs {b}: Elo: {elo}, nElo: {nelo}, LOS: {:.1} %, DrawRatio: {:.1} %, Ptnml(0-2): {penta:?}",
         100.0 * estimate.los,
         100.0 * row.draws as f64 / row.games as f64,
     ))

@@ -1,0 +1,100 @@
+//! Fuzz targets: arbitrary bytes into every text parser a user or an engine can reach. Each
+//! must return an error value, never panic. The number of cases is set by PROPTEST_CASES
+//! (`scripts/fuzz.sh` runs them with a large budget); failures proptest finds are kept in
+//! `tests/fuzz.proptest-regressions` and replayed first on every run.
+
+use arena::games::{AnyPosition, GameKind};
+use arena::protocol::{Command, Reply};
+use proptest::prelude::*;
+
+/// Bytes biased towards the protocol's and formats' alphabet, with arbitrary bytes mixed in.
+fn protocolish() -> impl Strategy<Value = Vec<u8>> {
+    let words = prop::sample::select(vec![
+        "ugi ",
+        "ugiok",
+        "isready",
+        "readyok",
+        "bestmove ",
+        "info ",
+        "depth ",
+        "score ",
+        "cp ",
+        "mate ",
+        "pv ",
+        "string ",
+        "option ",
+        "name ",
+        "type ",
+        "var ",
+        "default ",
+        "min ",
+        "max ",
+        "position ",
+        "fen ",
+        "moves ",
+        "go ",
+        "movetime ",
+        "p1time ",
+        "wtime ",
+        "nodes ",
+        "setoption ",
+        "value ",
+        "-1",
+        "18446744073709551616",
+        "9",
+        " ",
+        "\t",
+        "\r",
+        "\n",
+        "resign",
+    ]);
+    let piece = prop_oneof![
+        words.prop_map(|w| w.as_bytes().to_vec()),
+        prop::collection::vec(any::<u8>(), 0..4)
+    ];
+    prop::collection::vec(piece, 0..24).prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn protocol_lines_never_panic(bytes in protocolish()) {
+        let line = String::from_utf8_lossy(&bytes);
+        if let Ok(command) = Command::parse(&line) {
+            // What was understood prints back to a line that parses to the same command.
+            if !matches!(command, Command::Unknown(_)) {
+                prop_assert_eq!(Command::parse(&command.to_string()).unwrap(), command);
+            }
+        }
+        let _ = Reply::parse(&line);
+    }
+
+    #[test]
+    fn position_texts_never_panic(game in 0..3usize, bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = AnyPosition::from_fen(GameKind::ALL[game], &text);
+    }
+
+    #[test]
+    fn games_csv_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..600), keep_header: bool) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        let mut content = if keep_header {
+            b"game_id,round,board,game,pair,first,second,result,termination,plies,score_first,score_second,duration_ms,first_time_ms,second_time_ms,start_fen,moves,detail\n".to_vec()
+        } else {
+            Vec::new()
+        };
+        content.extend(bytes);
+        std::fs::write(&path, content).unwrap();
+        if let Ok((records, _)) = arena::report::files::read_games(&path) {
+            let _ = arena::standings::compute(&records, &[], None, 0.95);
+        }
+    }
+
+    #[test]
+    fn configs_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = arena::config::parse(&text, "fuzz.yaml");
+    }
+}
