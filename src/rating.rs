@@ -630,10 +630,10 @@ mod tests {
         let e = trinomial(0, 10, 0, 0.95).unwrap();
         assert_eq!(e.elo, Some(0.0));
         assert_eq!(e.nelo, Some(0.0));
+        assert_eq!(e.los, 0.5);
         // 99%: finite Elo, open upper end.
         let e = pentanomial([0, 0, 1, 0, 49], 0.95).unwrap();
         assert!(e.elo.is_some() && e.lower.is_some() && e.upper.is_none());
-        assert_eq!(e.los, 0.5);
         assert!(trinomial(0, 0, 0, 0.95).is_none());
     }
 
