@@ -352,7 +352,10 @@ pub fn run(args: &RunArgs) -> ExitCode {
             handshake_timeout_ms: plan.handshake_timeout_ms,
             log_dir,
             log_protocol: args.log_protocol,
+            restart_per_game: plan.config.restart == config::Restart::PerGame,
         };
+        let wall = std::time::Instant::now();
+        let played_before = records.len();
         let completed =
             runner::run(
                 &tournament,
@@ -390,6 +393,12 @@ pub fn run(args: &RunArgs) -> ExitCode {
             .map_err(|e| Stop(FAILED, e.to_string()))?;
         if !args.quiet {
             print!("{}", summary::render(&table, &records, plan.confidence));
+            let new = &records[played_before..];
+            let plies: u64 = new.iter().map(|r| u64::from(r.plies)).sum();
+            println!(
+                "{}",
+                summary::runner_cost(new.len(), plies, wall.elapsed(), summary::own_cpu())
+            );
             println!("results in {}", plan.output.display());
         }
         if let Some(e) = write_error {

@@ -252,6 +252,10 @@ pub struct Config {
     /// Confidence level of intervals, in (0, 1); default 0.95.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confidence: Option<f64>,
+    /// When engine processes are restarted: `on_failure` (default; reused across games with
+    /// `uginewgame`) or `per_game`.
+    #[serde(default)]
+    pub restart: Restart,
     /// Timeout of the `ugi` handshake and of `isready` (ms); default 10,000.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handshake_timeout_ms: Option<u64>,
@@ -259,6 +263,17 @@ pub struct Config {
 
 fn default_rounds() -> u32 {
     1
+}
+
+/// When engine processes are restarted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Restart {
+    /// Reused across games; restarted only after a crash, hang or protocol error.
+    #[default]
+    OnFailure,
+    /// A fresh process for every game.
+    PerGame,
 }
 
 /// Who meets whom.

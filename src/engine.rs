@@ -268,8 +268,16 @@ impl Engine {
     /// # Errors
     /// [`EngineError::Write`] when the engine's stdin is closed.
     pub fn send(&mut self, command: &Command) -> Result<Instant, EngineError> {
-        let text = command.to_string();
-        self.note('>', &text);
+        self.send_line(&command.to_string())
+    }
+
+    /// Sends a line already formatted as a command (the referee keeps its `position` line and
+    /// appends each move, rather than formatting the whole game again every move).
+    ///
+    /// # Errors
+    /// [`EngineError::Write`] when the engine's stdin is closed.
+    pub fn send_line(&mut self, text: &str) -> Result<Instant, EngineError> {
+        self.note('>', text);
         let stdin = self.stdin.as_mut().ok_or_else(|| {
             EngineError::Write(io::Error::new(io::ErrorKind::BrokenPipe, "stdin closed"))
         })?;

@@ -153,6 +153,13 @@ pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
     });
     let mut pos = setup.start.clone();
     let mut moves: Vec<String> = Vec::new();
+    let start_fen = setup.start.fen();
+    // `position fen <start> moves m1 m2 …`, extended by one move a ply.
+    let mut position_line = Command::Position {
+        fen: start_fen.clone(),
+        moves: Vec::new(),
+    }
+    .to_string();
     let mut used = BySide::new(0u64, 0u64);
     let mut faulty = BySide::new(false, false);
 
@@ -255,7 +262,11 @@ pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
                     });
                 }
                 BestMove::Move(text) => match pos.play_text(&text) {
-                    Ok(canonical) => moves.push(canonical),
+                    Ok(canonical) => {
+                        position_line.push_str(if moves.is_empty() { " moves " } else { " " });
+                        position_line.push_str(&canonical);
+                        moves.push(canonical);
+                    }
                     Err(e) => {
                         return Err(Fault {
                             side,
@@ -312,7 +323,7 @@ pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
             duration_ms: started.elapsed().as_millis() as u64,
             first_time_ms: used.first,
             second_time_ms: used.second,
-            start_fen: setup.start.fen(),
+            start_fen,
             moves: moves.join(" "),
             detail,
         },

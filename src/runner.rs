@@ -42,6 +42,8 @@ pub struct Tournament<'a> {
     pub log_dir: PathBuf,
     /// Write every game's full protocol transcript to `log_dir/games/<id>.log`.
     pub log_protocol: bool,
+    /// Start fresh engine processes for every game.
+    pub restart_per_game: bool,
 }
 
 /// What the runner reports while it works.
@@ -218,7 +220,9 @@ impl Worker<'_, '_> {
             }
         }
         for side in Side::BOTH {
-            if faulty[side] {
+            if t.restart_per_game {
+                self.stop(fixture.players[side]);
+            } else if faulty[side] {
                 let e = fixture.players[side];
                 self.stop(e);
                 notes.push(format!(

@@ -319,7 +319,8 @@ pub fn two_engine_line(records: &[GameRecord], level: f64) -> Option<String> {
     }
     let bound = |b: Option<f64>| b.map_or_else(|| "unbounded".to_owned(), |v| format!("{v:.1}"));
     let elo = match (estimate.elo, estimate.half_width()) {
-        (Some(e), Some(h)) => format!("{e:.1} +/- {h:.1}"),
+        // `+ 0.0` turns a negative zero into zero.
+        (Some(e), Some(h)) => format!("{:.1} +/- {h:.1}", e + 0.0),
         (Some(e), None) => format!(
             "{e:.1} [{}, {}]",
             bound(estimate.lower),
