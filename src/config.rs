@@ -370,11 +370,23 @@ pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
     })
 }
 
-/// Where the key named in an "unknown field" error really is. Boards are buffered by serde
+/// Where the key named in an "unknown field" or "duplicate field" error really is. Boards are buffered by serde
 /// before their game is known, so the parser reports the start of the list instead of the key;
 /// the key's first occurrence after that point is the culprit.
 fn locate_unknown_key(text: &str, reason: &str, from: usize) -> Option<(usize, usize)> {
-    let key = reason.split("unknown field `").nth(1)?.split('`').next()?;
+    // An unknown key is its first occurrence; a duplicate one, its second.
+    let (key, mut skip) = if let Some(rest) = reason.split("unknown field `").nth(1) {
+        (rest.split('`').next()?, 0)
+    } else {
+        (
+            reason
+                .split("duplicate field `")
+                .nth(1)?
+                .split('`')
+                .next()?,
+            1,
+        )
+    };
     let mut search = from.min(text.len());
     while let Some(found) = text.get(search..)?.find(key) {
         let at = search + found;
@@ -383,9 +395,12 @@ fn locate_unknown_key(text: &str, reason: &str, from: usize) -> Option<(usize, u
         if before.is_none_or(|c| c.is_whitespace() || c == '{' || c == ',')
             && after.starts_with(':')
         {
-            let line = text[..at].matches('\n').count() + 1;
-            let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1) + 1;
-            return Some((line, column));
+            if skip == 0 {
+                let line = text[..at].matches('\n').count() + 1;
+                let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1) + 1;
+                return Some((line, column));
+            }
+            skip -= 1;
         }
         search = at + key.len();
     }

@@ -285,3 +285,58 @@ fn show_prints_boards_and_errors_exit_2() {
         .code(2);
     arena().args(["run"]).assert().code(2);
 }
+
+#[test]
+fn run_refuses_bad_configs_before_starting_anything() {
+    let dir = Dir::new();
+    let good = all_games_config(&dir, "{ movetime_ms: 20 }", "");
+    let cases = [
+        (
+            good.replace("rounds: 1", "rounds: two"),
+            "line 3 column 9: rounds: invalid type",
+        ),
+        (
+            good.replace("seed: 99", "seed: 99\nsurprise: 1"),
+            "line 3 column 1: unknown field `surprise`",
+        ),
+        (
+            good.replace("rounds: 1", "rounds: 1\nconcurrency: 0"),
+            "concurrency must be in 1..=1024, got 0",
+        ),
+        (
+            good.replace("{ movetime_ms: 20 }", "{ movetime_ms: -20 }"),
+            "line 4",
+        ),
+        (
+            good.replace("{ movetime_ms: 20 }", "{ movetime_ms: 999999999999 }"),
+            "more than a week",
+        ),
+        (
+            good.replace("name: greedy,", "name: random,"),
+            "the name `random` is used twice",
+        ),
+        (
+            good.replace(
+                "shape: square, width: 6, queens: 4",
+                "shape: eight, width: 6",
+            ),
+            "eight needs a width divisible by 4, got 6",
+        ),
+        (
+            good.split("boards:").next().unwrap().to_owned() + "boards: []\nengines: []\n",
+            "engines: a tournament needs at least 2 engines, got 0",
+        ),
+    ];
+    for (config, message) in cases {
+        let path = dir.write("bad.yaml", &config);
+        let out = arena().args(["run"]).arg(&path).assert().code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(
+            stderr.starts_with(&format!("error: {}", path.display())),
+            "{stderr}"
+        );
+        assert!(stderr.contains(message), "{stderr} lacks {message}");
+        assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+        assert!(!dir.path("out").exists(), "nothing started for {message}");
+    }
+}

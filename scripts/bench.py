@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Benchmarks of arena's runner, run by scripts/bench.sh; writes BENCHMARKS.md.
+
+Every figure is the median of RUNS runs. Timing lives here, never in the tests. The runner's
+own CPU time and peak memory come from the `runner:` line `arena run` prints (getrusage of the
+arena process alone, engines excluded).
+"""
+
+import csv
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "target", "release")
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+CHAMPIONSHIP = os.environ.get("BENCH_CHAMPIONSHIP", "0") == "1"
+
+RUNNER = re.compile(
+    r"runner: (\d+) games, (\d+) moves in ([\d.]+) s; runner CPU ([\d.]+) s \(([\d.]+) us a move\); peak RSS ([\d.]+) MiB"
+)
+PINGPONG = re.compile(r"pingpong: (\d+) round trips, ([\d.]+) us wall, ([\d.]+) us driver CPU")
+
+
+def engine(name):
+    return os.path.join(BIN, name)
+
+
+def run_tournament(boards, engines, rounds, concurrency, time_control="{ depth: 1 }", extra=""):
+    """Runs one tournament in a fresh directory; returns the parsed runner line and games."""
+    with tempfile.TemporaryDirectory() as tmp:
+        lines = [
+            "seed: 11",
+            "rounds: %d" % rounds,
+            "concurrency: %d" % concurrency,
+            "time_control: %s" % time_control,
+            "boards:",
+        ]
+        lines += ["  - %s" % b for b in boards]
+        lines.append("engines:")
+        lines += ["  - { name: %s, command: %s }" % (n, engine(c)) for n, c in engines]
+        lines.append("output: %s" % os.path.join(tmp, "out"))
+        lines.append(extra)
+        config = os.path.join(tmp, "bench.yaml")
+        with open(config, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        start = time.monotonic()
+        out = subprocess.run(
+            [engine("arena"), "run", config], capture_output=True, text=True, check=True
+        ).stdout
+        wall = time.monotonic() - start
+        m = RUNNER.search(out)
+        if not m:
+            sys.exit("no runner line in:\n" + out)
+        with open(os.path.join(tmp, "out", "games.csv")) as f:
+            games = list(csv.DictReader(f))
+        return {
+            "games": int(m.group(1)),
+            "moves": int(m.group(2)),
+            "wall": wall,
+            "cpu": float(m.group(4)),
+            "cpu_us_move": float(m.group(5)),
+            "rss": float(m.group(6)),
+            "records": games,
+        }
+
+
+def median_of(f, runs=RUNS):
+    results = [f() for _ in range(runs)]
+    keys = [k for k in results[0] if k != "records"]
+    merged = {k: statistics.median(r[k] for r in results) for k in keys}
+    merged["records"] = results[0]["records"]
+    return merged
+
+
+def pingpong(rounds, position_bytes, reply_bytes):
+    out = subprocess.run(
+        [engine("pingpong"), "drive", str(rounds), str(position_bytes), str(reply_bytes)],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    m = PINGPONG.search(out)
+    return {"wall_us": float(m.group(2)), "cpu_us": float(m.group(3))}
+
+
+def mean_position_line(records):
+    """Mean length of the `position` lines a runner sent in these games."""
+    total, count = 0, 0
+    for r in records:
+        moves = r["moves"].split()
+        base = len("position fen ") + len(r["start_fen"])
+        length = base
+        for k, mv in enumerate(moves):
+            total += length
+            count += 1
+            length += len(mv) + (len(" moves ") if k == 0 else 1)
+    return total / max(count, 1)
+
+
+def criterion(bench):
+    out = subprocess.run(
+        ["cargo", "bench", "--quiet", "--bench", bench, "--", "--warm-up-time", "1", "--measurement-time", "2"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout
+    rows, name = [], None
+    for line in out.splitlines():
+        head = line.split()
+        if head and "/" in head[0] and not line.startswith(" "):
+            name = head[0]
+        if "time:" in line and name:
+            t = re.search(r"time:\s+\[[^\]]*?([\d.]+ \S+) [\d.]+ \S+\]", line)
+            rows.append([name, t.group(1) if t else "?", ""])
+        if "thrpt:" in line and rows:
+            t = re.search(r"thrpt:\s+\[[\d.]+ \S+ ([\d.]+ \S+)", line)
+            rows[-1][2] = t.group(1) if t else ""
+    return rows
+
+
+def table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def main():
+    report = []
+    cores = os.cpu_count()
+    say = lambda text: (print(text, flush=True), report.append(text))
+    say("# Benchmarks\n")
+    say("Measured by `scripts/bench.sh` on a %d-core machine (%s); every figure is the median of %d runs. "
+        "Runner CPU and peak RSS are the arena process's own (getrusage), engines excluded.\n"
+        % (cores, time.strftime("%Y-%m-%d"), RUNS))
+
+    # Per-move overhead against the pipe floor.
+    say("## Per-move overhead against the pipe floor\n")
+    awale = "{ game: awale, pits: 6, random_opening_plies: 6 }"
+    ov = median_of(lambda: run_tournament([awale], [("a", "instant"), ("b", "instant")], 150, 1))
+    line = mean_position_line(ov["records"])
+    base = [pingpong(int(ov["moves"]), int(line), len("bestmove 1") + 1) for _ in range(RUNS)]
+    base_wall = statistics.median(b["wall_us"] for b in base)
+    base_cpu = statistics.median(b["cpu_us"] for b in base)
+    wall_move = ov["wall"] * 1e6 / ov["moves"]
+    say("Two `instant` engines (first legal move at once) on Awale 6, %d games, %d moves, concurrency 1, "
+        "against `pingpong`: the same number of round trips over pipes, a %.0f-byte `position` line, a `go` "
+        "line and a one-line reply, and nothing else.\n" % (ov["games"], ov["moves"], line))
+    say(table(["measure", "runner (µs a move)", "pipe floor (µs a round trip)", "ratio"], [
+        ["wall time", "%.1f" % wall_move, "%.1f" % base_wall, "%.2f×" % (wall_move / base_wall)],
+        ["own CPU", "%.1f" % ov["cpu_us_move"], "%.1f" % base_cpu, "%.2f×" % (ov["cpu_us_move"] / base_cpu)],
+    ]))
+    say("\nThe wall time per move also holds the engine's own work (parsing the position, replaying the "
+        "moves, generating the legal moves), which the floor does not have.\n")
+
+    # Throughput.
+    say("## Throughput: Seven Colors 30×30, greedy vs random-available\n")
+    sc30 = "{ game: seven_colors, size: 30, layout: random }"
+    ladder = [("greedy", "greedy"), ("random-available", "random-available")]
+    rows = []
+    for concurrency in (1, 2):
+        for restart in ("on_failure", "per_game"):
+            r = median_of(lambda: run_tournament([sc30], ladder, 50, concurrency, extra="restart: %s" % restart))
+            rows.append([concurrency, "reused" if restart == "on_failure" else "restarted per game",
+                         "%.1f" % (r["games"] / r["wall"]), "%.1f" % r["cpu_us_move"]])
+    say(table(["concurrency", "engines", "games/s", "runner CPU µs a move"], rows))
+    if CHAMPIONSHIP:
+        start = time.monotonic()
+        subprocess.run([engine("arena"), "run", "-q", "--force", "--concurrency", str(cores),
+                        os.path.join(ROOT, "configs", "seven_colors_championship.yaml")], cwd=ROOT, check=True)
+        say("\nThe course's championship (`configs/seven_colors_championship.yaml`, 100,000 games): "
+            "%.0f s end to end at concurrency %d.\n" % (time.monotonic() - start, cores))
+    else:
+        say("\n(The 100,000-game championship runs with `BENCH_CHAMPIONSHIP=1 scripts/bench.sh`.)\n")
+
+    # Scale with engines.
+    say("## Scale: engines in a round robin\n")
+    tiny = "{ game: awale, pits: 3, seeds: 1 }"
+    rows = []
+    for n in (10, 50, 100):
+        engines = [("e%d" % i, "instant") for i in range(n)]
+        r = median_of(lambda: run_tournament([tiny], engines, 1, 2), runs=1 if n == 100 else RUNS)
+        rows.append([n, r["games"], "%.1f" % r["wall"], "%.0f" % (r["games"] / r["wall"]),
+                     "%.0f" % (r["cpu"] * 1e6 / r["games"]), "%.1f" % r["rss"]])
+    say("Instant engines on a 3-pit, 1-seed Awale board (games of a few plies, so the per-game protocol "
+        "dominates), concurrency 2.\n")
+    say(table(["engines", "games", "wall s", "games/s", "runner CPU µs a game", "peak RSS MiB"], rows))
+
+    # Scale with board size.
+    say("\n## Scale: board size\n")
+    rows = []
+    for size in (10, 30, 50, 100):
+        b = "{ game: seven_colors, size: %d }" % size
+        r = median_of(lambda: run_tournament([b], ladder, 5, 1))
+        rows.append(["seven_colors %d×%d" % (size, size), r["moves"] // r["games"], "%.1f" % r["cpu_us_move"]])
+    for width in (10, 20, 30):
+        b = "{ game: amazons, width: %d }" % width
+        r = median_of(lambda: run_tournament([b], [("a", "instant"), ("b", "instant")], 1, 1))
+        rows.append(["amazons square %d" % width, r["moves"] // r["games"], "%.1f" % r["cpu_us_move"]])
+    for pits in (6, 10, 20):
+        b = "{ game: awale, pits: %d, random_opening_plies: 4 }" % pits
+        r = median_of(lambda: run_tournament([b], [("a", "instant"), ("b", "instant")], 10, 1))
+        rows.append(["awale %d pits" % pits, r["moves"] // r["games"], "%.1f" % r["cpu_us_move"]])
+    say(table(["board", "plies a game", "runner CPU µs a move"], rows))
+
+    # Memory.
+    say("\n## Runner memory by concurrency\n")
+    rows = []
+    sixteen = [("e%d" % i, "instant") for i in range(16)]
+    for concurrency in (1, 8, 64):
+        r = median_of(lambda: run_tournament(["{ game: awale, pits: 6 }"], sixteen, 1, concurrency))
+        rows.append([concurrency, r["games"], "%.1f" % r["rss"]])
+    say("16 instant engines, round robin on Awale 6 (each worker keeps its own engine processes).\n")
+    say(table(["concurrency", "games", "peak RSS MiB"], rows))
+
+    # Criterion.
+    say("\n## Rules and ratings (criterion)\n")
+    rows = criterion("rules") + criterion("ratings")
+    say(table(["benchmark", "time", "throughput (plies/s)"], rows))
+    say("\nRules: a whole random game per iteration, generating every legal move at every ply. Ratings: "
+        "the joint fit with pair-clustered covariance.\n")
+    say("\nReproduce: `scripts/bench.sh` (about 8 minutes on 2 cores; `BENCH_RUNS=1` for a quick look).")
+
+    with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
+        f.write("\n".join(report) + "\n")
+
+
+if __name__ == "__main__":
+    main()
