@@ -8,7 +8,7 @@ use std::fs;
 
 use arena::games::{AnyPosition, GameKind, Outcome};
 use arena::record::{GameRecord, Termination};
-use util::{Dir, arena, engine, python_engine, read_games};
+use util::{Dir, arena, engine, python_engine, read_games, without_timing};
 
 /// A tournament on all three games, small enough for a debug build.
 fn all_games_config(dir: &Dir, time_control: &str, extra: &str) -> String {
@@ -137,20 +137,6 @@ fn a_tournament_on_all_three_games_with_python_engine() {
     );
 }
 
-/// games.csv without its timing columns.
-fn without_timing(games: &[GameRecord]) -> Vec<GameRecord> {
-    games
-        .iter()
-        .cloned()
-        .map(|mut g| {
-            g.duration_ms = 0;
-            g.first_time_ms = 0;
-            g.second_time_ms = 0;
-            g
-        })
-        .collect()
-}
-
 #[test]
 fn results_do_not_depend_on_concurrency() {
     let dir = Dir::new();
@@ -168,7 +154,7 @@ fn results_do_not_depend_on_concurrency() {
         .assert()
         .success();
     let two = read_games(&dir.path("two/games.csv"));
-    assert_eq!(without_timing(&one), without_timing(&two));
+    assert_eq!(without_timing(one), without_timing(two));
     assert_eq!(
         fs::read_to_string(dir.path("out/ratings.csv")).unwrap(),
         fs::read_to_string(dir.path("two/ratings.csv")).unwrap()
@@ -193,8 +179,8 @@ fn an_interrupted_run_resumes_to_the_same_result() {
     let out = arena().args(["run", "-q"]).arg(&config).assert().success();
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("dropped"));
     assert_eq!(
-        without_timing(&read_games(&dir.path("out/games.csv"))),
-        without_timing(&full)
+        without_timing(read_games(&dir.path("out/games.csv"))),
+        without_timing(full)
     );
 
     // Another config on the same directory is refused, and --force starts afresh.

@@ -8,10 +8,9 @@ use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use arena::record::GameRecord;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
-use util::{Dir, arena, engine, python_engine, read_games};
+use util::{Dir, arena, engine, python_engine, read_games, without_timing};
 
 fn config(dir: &Dir, out: &str) -> std::path::PathBuf {
     dir.write(
@@ -61,18 +60,6 @@ fn wait_for_rows(child: &mut Child, path: &std::path::Path, rows: usize) {
         assert!(started.elapsed() < Duration::from_secs(60), "no progress");
         thread::sleep(Duration::from_millis(5));
     }
-}
-
-fn without_timing(games: Vec<GameRecord>) -> Vec<GameRecord> {
-    games
-        .into_iter()
-        .map(|mut g| {
-            g.duration_ms = 0;
-            g.first_time_ms = 0;
-            g.second_time_ms = 0;
-            g
-        })
-        .collect()
 }
 
 #[test]

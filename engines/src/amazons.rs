@@ -8,30 +8,22 @@
 
 use arena::games::amazons::AmazonsMove;
 use arena::games::{Amazons, Game, Side};
-use arena::seed::{self, SeededRng};
+use arena::seed::SeededRng;
 
 use crate::alphabeta::Evaluator;
 
 /// Own minus opponent's queen mobility after each move; the best, ties broken by the generator.
 pub fn mobility(pos: &Amazons, rng: &mut SeededRng) -> Option<AmazonsMove> {
     let me = pos.side_to_move();
-    let moves = pos.legal_moves();
-    let scores: Vec<i64> = moves
-        .iter()
-        .map(|&mv| {
+    crate::best_by(
+        &pos.legal_moves(),
+        |mv| {
             let mut next = pos.clone();
             next.play_unchecked(mv);
             i64::from(next.mobility(me)) - i64::from(next.mobility(me.other()))
-        })
-        .collect();
-    let best = *scores.iter().max()?;
-    let top: Vec<AmazonsMove> = moves
-        .iter()
-        .zip(&scores)
-        .filter(|&(_, &s)| s == best)
-        .map(|(&m, _)| m)
-        .collect();
-    seed::choose(rng, &top).copied()
+        },
+        rng,
+    )
 }
 
 /// Queen-move distance from `side`'s queens to every vertex (`u8::MAX`: unreachable).

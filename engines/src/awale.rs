@@ -1,30 +1,22 @@
 //! Awale strategies: greedy capture and the evaluation of the Awale report for alpha-beta.
 
 use arena::games::{Awale, Game, Side};
-use arena::seed::{self, SeededRng};
+use arena::seed::SeededRng;
 
 use crate::alphabeta::Evaluator;
 
 /// The move that captures the most seeds now; ties broken by the generator.
 pub fn greedy(pos: &Awale, rng: &mut SeededRng) -> Option<u8> {
     let me = pos.side_to_move();
-    let moves = pos.legal_moves();
-    let gains: Vec<u32> = moves
-        .iter()
-        .map(|&mv| {
+    crate::best_by(
+        &pos.legal_moves(),
+        |mv| {
             let mut next = pos.clone();
             next.play_unchecked(mv);
             next.captured(me)
-        })
-        .collect();
-    let best = *gains.iter().max()?;
-    let top: Vec<u8> = moves
-        .iter()
-        .zip(&gains)
-        .filter(|&(_, &g)| g == best)
-        .map(|(&m, _)| m)
-        .collect();
-    seed::choose(rng, &top).copied()
+        },
+        rng,
+    )
 }
 
 /// Feature weights of the evaluation, each settable as an engine option.

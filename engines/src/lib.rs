@@ -26,6 +26,7 @@ pub mod seven_colors;
 pub mod simple;
 
 use arena::protocol::OptionDecl;
+use arena::seed::{self, SeededRng};
 
 /// A `spin` option declaration.
 pub fn spin(name: &str, default: i64, min: i64, max: i64) -> OptionDecl {
@@ -50,4 +51,21 @@ pub fn parse_spin(name: &str, value: &str, min: i64, max: i64) -> Result<i64, St
             "option {name} takes an integer in {min}..={max}, got `{value}`"
         )),
     }
+}
+
+/// The move with the largest `key`, ties broken uniformly by the generator; `None` for no moves.
+pub fn best_by<M: Copy, K: Ord>(
+    moves: &[M],
+    mut key: impl FnMut(M) -> K,
+    rng: &mut SeededRng,
+) -> Option<M> {
+    let keys: Vec<K> = moves.iter().map(|&m| key(m)).collect();
+    let best = keys.iter().max()?;
+    let top: Vec<M> = moves
+        .iter()
+        .zip(&keys)
+        .filter(|&(_, k)| k == best)
+        .map(|(&m, _)| m)
+        .collect();
+    seed::choose(rng, &top).copied()
 }

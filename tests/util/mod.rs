@@ -61,3 +61,16 @@ pub fn read_games(path: &Path) -> Vec<GameRecord> {
     assert_eq!(dropped, None);
     records
 }
+
+/// Records with the timing columns zeroed: what must not change between equivalent runs.
+pub fn without_timing(games: Vec<GameRecord>) -> Vec<GameRecord> {
+    games
+        .into_iter()
+        .map(|mut g| {
+            g.duration_ms = 0;
+            g.first_time_ms = 0;
+            g.second_time_ms = 0;
+            g
+        })
+        .collect()
+}
