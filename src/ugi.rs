@@ -166,15 +166,18 @@ fn log(text: &str) {
 /// I/O errors on stdin other than its end.
 pub fn run<E: Engine>(mut engine: E) -> io::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
+    let searching = Arc::new(AtomicBool::new(false));
     let (lines, commands) = mpsc::channel::<String>();
     {
         let stop = Arc::clone(&stop);
+        let searching = Arc::clone(&searching);
         thread::spawn(move || {
             for line in io::stdin().lock().lines() {
                 let Ok(line) = line else { break };
                 match line.split_whitespace().next() {
-                    // Answered here so that a search never delays them.
-                    Some("isready") => send(&Reply::ReadyOk),
+                    // Answered here during a search, which must not delay it; otherwise in
+                    // order by the main loop, once every earlier command is done.
+                    Some("isready") if searching.load(Ordering::SeqCst) => send(&Reply::ReadyOk),
                     Some("stop") => stop.store(true, Ordering::Relaxed),
                     // Cleared here, in line order, so a `stop` sent after this `go` is never
                     // lost, however late the main loop starts the search.
@@ -294,7 +297,10 @@ pub fn run<E: Engine>(mut engine: E) -> io::Result<()> {
                             stop: &stop,
                             rng: &mut rng,
                         };
-                        engine.search(pos, &mut search)
+                        searching.store(true, Ordering::SeqCst);
+                        let best = engine.search(pos, &mut search);
+                        searching.store(false, Ordering::SeqCst);
+                        best
                     }
                     _ => {
                         log("no playable position was set");
@@ -305,8 +311,9 @@ pub fn run<E: Engine>(mut engine: E) -> io::Result<()> {
                     best.map_or(BestMove::Resign, BestMove::Move),
                 ));
             }
+            Command::IsReady => send(&Reply::ReadyOk),
             Command::Quit => break,
-            Command::IsReady | Command::Stop | Command::Unknown(_) => {}
+            Command::Stop | Command::Unknown(_) => {}
         }
     }
     Ok(())
