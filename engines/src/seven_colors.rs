@@ -51,13 +51,14 @@ pub fn greedy(pos: &SevenColors, rng: &mut SeededRng) -> Colour {
     argmax_by(pos, rng, |c| pos.gain(me, c))
 }
 
-/// The colour after which the mover's perimeter (neutral cells next to its zone) is largest.
+/// The colour after which the mover's perimeter (neutral cells next to its zone) is largest;
+/// ties go to the larger capture, then to the generator.
 pub fn hegemonic(pos: &SevenColors, rng: &mut SeededRng) -> Colour {
     let me = pos.side_to_move();
     argmax_by(pos, rng, |c| {
         let mut next = pos.clone();
         next.play_unchecked(c);
-        next.perimeter(me)
+        (next.perimeter(me), next.owned(me))
     })
 }
 
