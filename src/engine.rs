@@ -1,20 +1,22 @@
 //! Live engine processes: spawning, line I/O with deadlines, the `ugi` handshake, and killing.
 //!
 //! Each engine runs in its own process group, so killing it also kills any child it forked.
-//! One reader thread per engine turns stdout into timestamped lines on a bounded channel (a
-//! flooding engine blocks on its own pipe instead of growing the runner's memory), with lines
-//! capped at [`MAX_LINE`] bytes; another thread copies stderr to a log file, so a chatty engine
-//! never blocks. Knows nothing of games or scores.
+//! Its stdout is read by the thread that plays its game, with `poll` and the move's deadline:
+//! no hop through another thread per line, and a slow engine stalls only its own game. Lines
+//! are timestamped when read and capped at [`MAX_LINE`] bytes, so a flooding engine blocks on
+//! its own pipe instead of growing the runner's memory. Stderr goes straight to a log file, so
+//! a chatty engine never blocks. Knows nothing of games or scores.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Read, Write};
+use std::os::fd::AsFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command as Process, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command as Process, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
@@ -23,8 +25,6 @@ use crate::protocol::{Command, OptionDecl, Reply};
 /// Longest accepted stdout line (bytes); a longer one is a protocol error, not a reason to
 /// buffer without end.
 pub const MAX_LINE: usize = 1 << 20;
-/// Stdout lines buffered between the reader thread and the referee.
-const CHANNEL_LINES: usize = 1024;
 /// How long an engine gets to exit after `quit` before its group is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
 
@@ -138,53 +138,97 @@ impl Identity {
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<(Output, Instant)>,
+    stdout: LineReader,
     /// Every line sent and received, when the transcript is on.
     transcript: Option<Vec<String>>,
     start: Instant,
 }
 
-fn read_lines(stdout: impl Read, sink: crossbeam_channel::Sender<(Output, Instant)>) {
-    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
-    let mut line = Vec::new();
-    // Inside an overlong line: reported once, the rest discarded up to its newline.
-    let mut too_long = false;
-    loop {
-        let (consumed, done) = match reader.fill_buf() {
-            Ok([]) | Err(_) => {
-                let _ = sink.send((Output::Closed, Instant::now()));
-                return;
-            }
-            Ok(buf) => {
-                let end = buf.iter().position(|&b| b == b'\n');
-                let part = &buf[..end.unwrap_or(buf.len())];
-                if !too_long && line.len() + part.len() > MAX_LINE {
-                    too_long = true;
-                    line.clear();
-                    if sink.send((Output::TooLong, Instant::now())).is_err() {
-                        return;
-                    }
-                } else if !too_long {
-                    line.extend_from_slice(part);
+/// Splits an engine's stdout into lines, reading only when asked and only until a deadline.
+struct LineReader {
+    stdout: ChildStdout,
+    buf: Vec<u8>,
+    /// Where each read lands, allocated and zeroed once (zeroing 64 KiB per read was most of
+    /// the runner's CPU).
+    scratch: Box<[u8]>,
+    /// Bytes of `buf` before this offset are consumed.
+    start: usize,
+    /// Inside an overlong line, already reported: drop bytes up to its newline.
+    discarding: bool,
+    closed: bool,
+    /// When the last read returned: the time stamp of the lines it completed.
+    read_at: Instant,
+}
+
+/// Bytes read per system call.
+const CHUNK: usize = 64 * 1024;
+
+impl LineReader {
+    fn new(stdout: ChildStdout) -> LineReader {
+        LineReader {
+            stdout,
+            buf: Vec::with_capacity(CHUNK),
+            scratch: vec![0; CHUNK].into_boxed_slice(),
+            start: 0,
+            discarding: false,
+            closed: false,
+            read_at: Instant::now(),
+        }
+    }
+
+    /// The next output, waiting until `deadline` at most; `None` when it passes first.
+    fn next(&mut self, deadline: Instant) -> Option<(Output, Instant)> {
+        loop {
+            if let Some(newline) = self.buf[self.start..].iter().position(|&b| b == b'\n') {
+                let (begin, end) = (self.start, self.start + newline);
+                self.start = end + 1;
+                if std::mem::take(&mut self.discarding) {
+                    continue;
                 }
-                (end.map_or(buf.len(), |e| e + 1), end.is_some())
+                let mut bytes = &self.buf[begin..end];
+                if bytes.last() == Some(&b'\r') {
+                    bytes = &bytes[..bytes.len() - 1];
+                }
+                let output = match std::str::from_utf8(bytes) {
+                    Ok(text) => Output::Line(text.to_owned()),
+                    Err(_) => Output::NotUtf8(String::from_utf8_lossy(bytes).into_owned()),
+                };
+                return Some((output, self.read_at));
             }
-        };
-        reader.consume(consumed);
-        if done {
-            let now = Instant::now();
-            if std::mem::take(&mut too_long) {
-                continue;
+            // No complete line: drop what is consumed, and an overlong partial line.
+            self.buf.drain(..self.start);
+            self.start = 0;
+            if self.discarding {
+                self.buf.clear();
+            } else if self.buf.len() > MAX_LINE {
+                self.buf.clear();
+                self.discarding = true;
+                return Some((Output::TooLong, self.read_at));
             }
-            if line.last() == Some(&b'\r') {
-                line.pop();
+            if self.closed {
+                return Some((Output::Closed, Instant::now()));
             }
-            let output = match String::from_utf8(std::mem::take(&mut line)) {
-                Ok(text) => Output::Line(text),
-                Err(e) => Output::NotUtf8(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            let left = deadline.saturating_duration_since(Instant::now());
+            // Rounded up, so a deadline is never missed by a millisecond's truncation.
+            let timeout =
+                PollTimeout::try_from(left.as_micros().div_ceil(1000)).unwrap_or(PollTimeout::MAX);
+            let mut fds = [PollFd::new(self.stdout.as_fd(), PollFlags::POLLIN)];
+            match poll(&mut fds, timeout) {
+                Ok(0) if Instant::now() >= deadline => return None,
+                Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
+                Ok(_) => {}
+                Err(_) => self.closed = true,
+            }
+            let read = loop {
+                match self.stdout.read(&mut self.scratch) {
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    other => break other,
+                }
             };
-            if sink.send((output, now)).is_err() {
-                return;
+            self.read_at = Instant::now();
+            match read {
+                Ok(n) if n > 0 => self.buf.extend_from_slice(&self.scratch[..n]),
+                _ => self.closed = true,
             }
         }
     }
@@ -224,19 +268,11 @@ impl Engine {
             command: launch.program.display().to_string(),
             source,
         })?;
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let (sink, lines) = bounded(CHANNEL_LINES);
-        thread::Builder::new()
-            .name("engine-stdout".into())
-            .spawn(move || read_lines(stdout, sink))
-            .map_err(|source| EngineError::Spawn {
-                command: launch.program.display().to_string(),
-                source,
-            })?;
+        let stdout = LineReader::new(child.stdout.take().expect("stdout is piped"));
         Ok(Engine {
             stdin: child.stdin.take(),
             child,
-            lines,
+            stdout,
             transcript: None,
             start: Instant::now(),
         })
@@ -271,8 +307,30 @@ impl Engine {
         self.send_line(&command.to_string())
     }
 
-    /// Sends a line already formatted as a command (the referee keeps its `position` line and
-    /// appends each move, rather than formatting the whole game again every move).
+    /// Sends lines already formatted as commands in one write (the referee keeps its
+    /// `position` line and appends each move, and sends it with `go`); returns the instant the
+    /// write completed.
+    ///
+    /// # Errors
+    /// [`EngineError::Write`] when the engine's stdin is closed.
+    pub fn send_lines(&mut self, lines: &[&str]) -> Result<Instant, EngineError> {
+        let mut text = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        for line in lines {
+            self.note('>', line);
+            text.push_str(line);
+            text.push('\n');
+        }
+        let stdin = self.stdin.as_mut().ok_or_else(|| {
+            EngineError::Write(io::Error::new(io::ErrorKind::BrokenPipe, "stdin closed"))
+        })?;
+        stdin
+            .write_all(text.as_bytes())
+            .and_then(|()| stdin.flush())
+            .map_err(EngineError::Write)?;
+        Ok(Instant::now())
+    }
+
+    /// Sends one line already formatted as a command.
     ///
     /// # Errors
     /// [`EngineError::Write`] when the engine's stdin is closed.
@@ -301,30 +359,30 @@ impl Engine {
         expected: &str,
     ) -> Result<(String, Instant), EngineError> {
         let waited_from = Instant::now();
-        match self.lines.recv_deadline(deadline) {
-            Ok((Output::Line(text), at)) => {
+        match self.stdout.next(deadline) {
+            Some((Output::Line(text), at)) => {
                 self.note('<', &text);
                 Ok((text, at))
             }
-            Ok((Output::TooLong, _)) => {
+            Some((Output::TooLong, _)) => {
                 self.note('<', "[line over the length limit]");
                 Err(EngineError::Protocol(format!(
                     "a line longer than {MAX_LINE} bytes"
                 )))
             }
-            Ok((Output::NotUtf8(text), _)) => {
+            Some((Output::NotUtf8(text), _)) => {
                 self.note('<', &text);
                 Err(EngineError::Protocol(format!(
                     "a line that is not UTF-8: `{}`",
                     text.chars().take(80).collect::<String>()
                 )))
             }
-            Ok((Output::Closed, _)) | Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
+            Some((Output::Closed, _)) => {
                 // Give a dying process a moment so its exit status can be reported.
                 let status = self.wait_exit(Duration::from_millis(50));
                 Err(EngineError::Closed { status })
             }
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout {
+            None => Err(EngineError::Timeout {
                 expected: expected.to_owned(),
                 waited_ms: waited_from.elapsed().as_millis() as u64,
             }),
@@ -400,11 +458,14 @@ impl Engine {
         })
     }
 
-    /// Drops every line already received (e.g. a late `bestmove` after a forfeit).
+    /// Drops every line already sent by the engine (e.g. a late `bestmove` after a forfeit),
+    /// without waiting.
     pub fn drain(&mut self) {
-        while let Ok((output, _)) = self.lines.try_recv() {
-            if let Output::Line(text) = output {
-                self.note('<', &text);
+        while let Some((output, _)) = self.stdout.next(Instant::now()) {
+            match output {
+                Output::Line(text) => self.note('<', &text),
+                Output::Closed => break,
+                Output::TooLong | Output::NotUtf8(_) => {}
             }
         }
     }

@@ -102,23 +102,23 @@ fn seed_value(identity: &Identity, seed: u64) -> Option<String> {
 
 fn prepare(seat: &mut Seat<'_>, side: Side, setup: &Setup<'_>) -> Result<(), Fault> {
     let fail = |e: EngineError| fault_of(side, seat.name, &e, "failed before the game");
+    let mut lines = vec![Command::SetOption {
+        name: protocol::VARIANT_OPTION.into(),
+        value: setup.game.name().into(),
+    }];
+    if let Some(value) = seed_value(seat.identity, setup.fixture.engine_seed) {
+        lines.push(Command::SetOption {
+            name: protocol::SEED_OPTION.into(),
+            value,
+        });
+    }
+    lines.push(Command::NewGame);
+    let lines: Vec<String> = lines.iter().map(Command::to_string).collect();
     let engine = &mut *seat.engine;
     engine.drain();
     engine
-        .send(&Command::SetOption {
-            name: protocol::VARIANT_OPTION.into(),
-            value: setup.game.name().into(),
-        })
+        .send_lines(&lines.iter().map(String::as_str).collect::<Vec<_>>())
         .map_err(fail)?;
-    if let Some(value) = seed_value(seat.identity, setup.fixture.engine_seed) {
-        engine
-            .send(&Command::SetOption {
-                name: protocol::SEED_OPTION.into(),
-                value,
-            })
-            .map_err(fail)?;
-    }
-    engine.send(&Command::NewGame).map_err(fail)?;
     engine.sync(setup.ready_timeout).map_err(fail)
 }
 
@@ -179,15 +179,12 @@ pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
             let seat = &mut seats[side];
             let name = seat.name;
             let fail = |e: EngineError| fault_of(side, name, &e, &format!("failed at ply {ply}"));
-            seat.engine
-                .send(&Command::Position {
-                    fen: setup.start.fen(),
-                    moves: moves.clone(),
-                })
-                .map_err(fail)?;
             let tc = tcs[side];
-            let go = go_command(tcs, clocks, side);
-            let sent = seat.engine.send(&Command::Go(go)).map_err(fail)?;
+            let go_line = Command::Go(go_command(tcs, clocks, side)).to_string();
+            let sent = seat
+                .engine
+                .send_lines(&[&position_line, &go_line])
+                .map_err(fail)?;
             let allowance = match tc.limit {
                 Limit::MoveTime(ms) => ms + tc.margin_ms,
                 Limit::Clock { .. } => clocks[side] + tc.margin_ms,

@@ -2,7 +2,7 @@
 //!
 //! `pingpong drive ROUNDS POSITION_BYTES REPLY_BYTES` starts `pingpong serve` as a child and
 //! does ROUNDS round trips over pipes shaped like a runner's move: it writes a `position` line
-//! of POSITION_BYTES and a `go` line, then reads one reply line of REPLY_BYTES. It prints the
+//! of POSITION_BYTES and a `go` line in one write, then reads one reply line of REPLY_BYTES. It prints the
 //! wall time and its own CPU time per round trip, in µs. Nothing else happens: no parsing, no
 //! rules, no clock.
 
@@ -50,17 +50,15 @@ fn drive(rounds: usize, position_bytes: usize, reply_bytes: usize) {
         .expect("server starts");
     let mut to = child.stdin.take().expect("piped");
     let mut from = BufReader::new(child.stdout.take().expect("piped"));
-    let position = format!(
-        "position fen {}\n",
+    // Both lines in one write, as the runner sends them.
+    let message = format!(
+        "position fen {}\ngo movetime 1000\n",
         "x".repeat(position_bytes.saturating_sub(14).max(1))
     );
-    let go = "go movetime 1000\n";
     let mut reply = String::new();
     let (start, cpu) = (Instant::now(), cpu_us());
     for _ in 0..rounds {
-        to.write_all(position.as_bytes()).expect("write");
-        to.flush().expect("flush");
-        to.write_all(go.as_bytes()).expect("write");
+        to.write_all(message.as_bytes()).expect("write");
         to.flush().expect("flush");
         reply.clear();
         from.read_line(&mut reply).expect("read");
