@@ -110,10 +110,12 @@ def criterion(bench):
         head = line.split()
         if head and "/" in head[0] and not line.startswith(" "):
             name = head[0]
-        if "time:" in line and name:
-            t = re.search(r"time:\s+\[[^\]]*?([\d.]+ \S+) [\d.]+ \S+\]", line)
+        # The first `time:` after a name is the measurement; `change:` lines repeat the word.
+        if "time:" in line and name and "change" not in line:
+            t = re.search(r"time:\s+\[[\d.]+ \S+ ([\d.]+ \S+) [\d.]+ \S+\]", line)
             rows.append([name, t.group(1) if t else "?", ""])
-        if "thrpt:" in line and rows:
+            name = None
+        elif "thrpt:" in line and rows and rows[-1][2] == "":
             t = re.search(r"thrpt:\s+\[[\d.]+ \S+ ([\d.]+ \S+)", line)
             rows[-1][2] = t.group(1) if t else ""
     return rows

@@ -55,11 +55,17 @@ pub fn own_cpu() -> std::time::Duration {
     })
 }
 
-/// Peak resident memory of this process (MiB).
+/// Peak resident memory of this process (MiB): `VmHWM` of `/proc/self/status`. Not
+/// `ru_maxrss`, which survives `execve` and so reports the launching program's peak when that
+/// was larger (a Python harness, say).
 pub fn own_peak_rss_mib() -> f64 {
-    use nix::sys::resource::{UsageWho, getrusage};
-    // Linux reports ru_maxrss in KiB.
-    getrusage(UsageWho::RUSAGE_SELF).map_or(0.0, |u| u.max_rss() as f64 / 1024.0)
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+            line.split_whitespace().nth(1)?.parse::<f64>().ok()
+        })
+        .map_or(0.0, |kib| kib / 1024.0)
 }
 
 /// The runner's own cost: `runner: 12 games, 840 moves in 3.2 s; runner CPU 0.210 s (250.0 us
