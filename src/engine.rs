@@ -138,6 +138,8 @@ impl Identity {
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
+    /// Reused output buffer.
+    out: Vec<u8>,
     stdout: LineReader,
     /// Every line sent and received, when the transcript is on.
     transcript: Option<Vec<String>>,
@@ -271,6 +273,7 @@ impl Engine {
         let stdout = LineReader::new(child.stdout.take().expect("stdout is piped"));
         Ok(Engine {
             stdin: child.stdin.take(),
+            out: Vec::new(),
             child,
             stdout,
             transcript: None,
@@ -314,19 +317,20 @@ impl Engine {
     /// # Errors
     /// [`EngineError::Write`] when the engine's stdin is closed.
     pub fn send_lines(&mut self, lines: &[&str]) -> Result<Instant, EngineError> {
-        let mut text = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        let mut text = std::mem::take(&mut self.out);
+        text.clear();
         for line in lines {
             self.note('>', line);
-            text.push_str(line);
-            text.push('\n');
+            text.extend_from_slice(line.as_bytes());
+            text.push(b'\n');
         }
         let stdin = self.stdin.as_mut().ok_or_else(|| {
             EngineError::Write(io::Error::new(io::ErrorKind::BrokenPipe, "stdin closed"))
         })?;
-        stdin
-            .write_all(text.as_bytes())
-            .and_then(|()| stdin.flush())
-            .map_err(EngineError::Write)?;
+        let written = stdin.write_all(&text).and_then(|()| stdin.flush());
+        // Kept for the next move: one buffer per engine, not an allocation per line.
+        self.out = text;
+        written.map_err(EngineError::Write)?;
         Ok(Instant::now())
     }
 
@@ -335,16 +339,7 @@ impl Engine {
     /// # Errors
     /// [`EngineError::Write`] when the engine's stdin is closed.
     pub fn send_line(&mut self, text: &str) -> Result<Instant, EngineError> {
-        self.note('>', text);
-        let stdin = self.stdin.as_mut().ok_or_else(|| {
-            EngineError::Write(io::Error::new(io::ErrorKind::BrokenPipe, "stdin closed"))
-        })?;
-        stdin
-            .write_all(text.as_bytes())
-            .and_then(|()| stdin.write_all(b"\n"))
-            .and_then(|()| stdin.flush())
-            .map_err(EngineError::Write)?;
-        Ok(Instant::now())
+        self.send_lines(&[text])
     }
 
     /// The next stdout line before `deadline`, with the instant it was read.

@@ -294,16 +294,13 @@ impl Awale {
     }
 
     /// The mover's non-empty pits that satisfy the must-feed rule, before the grand-slam filter.
-    fn candidates(&self, moves: &mut Vec<usize>) {
-        moves.clear();
+    fn candidates(&self) -> impl Iterator<Item = usize> + '_ {
         let own = self.row(self.to_move);
         let starving = self.row_seeds(self.to_move.other()) == 0;
-        for i in own.clone() {
+        own.clone().filter(move |&i| {
             let seeds = usize::from(self.pits[i]);
-            if seeds > 0 && (!starving || seeds >= own.end - i) {
-                moves.push(i);
-            }
-        }
+            seeds > 0 && (!starving || seeds >= own.end - i)
+        })
     }
 
     fn rules_ended(&self) -> bool {
@@ -315,9 +312,7 @@ impl Awale {
         if self.repeated || 2 * a > total || 2 * b > total || (2 * a == total && 2 * b == total) {
             return true;
         }
-        let mut moves = Vec::new();
-        self.candidates(&mut moves);
-        moves.is_empty()
+        self.candidates().next().is_none()
     }
 
     fn final_totals(&self) -> BySide<u32> {
@@ -339,8 +334,7 @@ impl Game for Awale {
         if self.rules_ended() {
             return;
         }
-        let mut pits = Vec::new();
-        self.candidates(&mut pits);
+        let mut pits: Vec<usize> = self.candidates().collect();
         if self.grand_slam == GrandSlam::Forbidden {
             let allowed: Vec<usize> = pits
                 .iter()
@@ -367,9 +361,10 @@ impl Game for Awale {
         if self.pits[i] == 0 {
             return Some(format!("pit {pit} is empty"));
         }
-        let mut moves = Vec::new();
-        self.legal_moves_into(&mut moves);
-        if moves.contains(&mv) {
+        let forbidden_slam = self.grand_slam == GrandSlam::Forbidden
+            && self.is_grand_slam(i)
+            && self.candidates().any(|j| !self.is_grand_slam(j));
+        if self.candidates().any(|j| j == i) && !forbidden_slam {
             None
         } else if self.row_seeds(self.to_move.other()) == 0 {
             Some(format!(
