@@ -133,7 +133,7 @@ def main():
     say = lambda text: (print(text, flush=True), report.append(text))
     say("# Benchmarks\n")
     say("Measured by `scripts/bench.sh` on a %d-core machine (%s); every figure is the median of %d runs. "
-        "Runner CPU and peak RSS are the arena process's own (getrusage), engines excluded.\n"
+        "Runner CPU (getrusage) and peak RSS (VmHWM) are the arena process's own, engines excluded.\n"
         % (cores, time.strftime("%Y-%m-%d"), RUNS))
 
     # Per-move overhead against the pipe floor.

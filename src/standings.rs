@@ -25,12 +25,12 @@ pub struct RatingRow {
     pub engine: String,
     /// Rating (Elo, 0.1).
     pub elo: f64,
-    /// Lower end of the interval (Elo).
-    pub ci_low: f64,
-    /// Upper end of the interval (Elo).
-    pub ci_high: f64,
-    /// Half-width of the interval (Elo).
-    pub err95: f64,
+    /// Lower end of the interval (Elo); empty when unbounded (a 0% score).
+    pub ci_low: Option<f64>,
+    /// Upper end of the interval (Elo); empty when unbounded (a 100% score).
+    pub ci_high: Option<f64>,
+    /// Half-width of the interval (Elo); empty when one end is unbounded.
+    pub err95: Option<f64>,
     /// Games played.
     pub games: u64,
     /// Wins.
@@ -188,6 +188,8 @@ pub fn compute(
                 }
             }
             let played = wins + draws + losses;
+            let all_won = played > 0 && wins == played;
+            let all_lost = played > 0 && losses == played;
             let points = wins as f64 + draws as f64 / 2.0;
             let pct = |x: f64| {
                 if played == 0 {
@@ -201,9 +203,11 @@ pub fn compute(
                 rank: rank + 1,
                 engine: name.to_owned(),
                 elo: round1(fit.elo[i]),
-                ci_low: round1(fit.elo[i] - fit.err[i]),
-                ci_high: round1(fit.elo[i] + fit.err[i]),
-                err95: round1(fit.err[i]),
+                // A perfect score puts no bound on one side: the prior makes the rating finite,
+                // not the data, so that side is left open rather than reported falsely tight.
+                ci_low: (!all_lost).then(|| round1(fit.elo[i] - fit.err[i])),
+                ci_high: (!all_won).then(|| round1(fit.elo[i] + fit.err[i])),
+                err95: (!all_won && !all_lost).then(|| round1(fit.err[i])),
                 games: played,
                 wins,
                 draws,
@@ -440,6 +444,9 @@ mod tests {
             (swept.points, swept.flags.as_str()),
             (0.0, "perfect_score prior")
         );
+        // Swept: nothing bounds it from below.
+        assert_eq!((swept.ci_low, swept.err95), (None, None));
+        assert!(swept.ci_high.is_some());
     }
 
     #[test]

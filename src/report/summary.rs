@@ -29,8 +29,15 @@ pub fn render(standings: &Standings, records: &[GameRecord], level: f64) -> Stri
     for r in rows {
         let _ = writeln!(
             out,
-            "{:>4}  {:<width$}  {:>8.1}  {:>7.1}  {:>6}  {:>6.1}%  {}",
-            r.rank, r.engine, r.elo, r.err95, r.games, r.score_pct, r.flags
+            "{:>4}  {:<width$}  {:>8.1}  {:>7}  {:>6}  {:>6.1}%  {}",
+            r.rank,
+            r.engine,
+            r.elo,
+            r.err95
+                .map_or_else(|| "open".to_owned(), |e| format!("{e:.1}")),
+            r.games,
+            r.score_pct,
+            r.flags
         );
     }
     let counts: Vec<String> = Termination::ALL
