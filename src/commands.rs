@@ -35,12 +35,6 @@ pub const INTERRUPTED: u8 = 130;
 /// An error that ends a command, with its exit code.
 struct Stop(u8, String);
 
-impl<E: std::fmt::Display> From<(u8, E)> for Stop {
-    fn from((code, e): (u8, E)) -> Self {
-        Stop(code, e.to_string())
-    }
-}
-
 fn finish(result: Result<u8, Stop>) -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),

@@ -95,7 +95,6 @@ struct Worker<'a, 't> {
     tournament: &'a Tournament<'t>,
     registry: &'a Registry,
     live: Vec<Option<Live>>,
-    starts: Vec<u32>,
 }
 
 impl Worker<'_, '_> {
@@ -104,7 +103,6 @@ impl Worker<'_, '_> {
             return Ok(());
         }
         let spec = &self.tournament.engines[index];
-        self.starts[index] += 1;
         let log = self
             .tournament
             .log_dir
@@ -298,7 +296,6 @@ pub fn run(
                     tournament,
                     registry: &registry,
                     live: (0..count).map(|_| None).collect(),
-                    starts: vec![0; count],
                 };
                 while let Ok(fixture) = work_rx.recv() {
                     if cancel.load(Ordering::SeqCst) {
