@@ -35,9 +35,9 @@ struct Outcome {
     peak_rss_kb: u64,
 }
 
-/// Runs hostile (with `flags`) against `random` on Awale 6, one game pair, and returns the
-/// records and the runner's peak resident memory.
-fn tournament(name: &str, flags: &str, hostile_tc: &str) -> Outcome {
+/// Runs hostile (with `flags`, and `entry` as extra keys of its engine entry) against `random`
+/// on Awale 6, one game pair, and returns the records and the runner's peak resident memory.
+fn tournament(name: &str, flags: &str, entry: &str) -> Outcome {
     let dir = Dir::new();
     let tag = format!("hostile-test-{name}-{}", std::process::id());
     let config = dir.write(
@@ -51,7 +51,7 @@ time_control: {{ movetime_ms: 50, margin_ms: 50, move_timeout_ms: 2000 }}
 boards:
   - {{ game: awale, pits: 6 }}
 engines:
-  - {{ name: hostile, command: {hostile}, args: [--tag, {tag}, {flags}], time_control: {hostile_tc} }}
+  - {{ name: hostile, command: {hostile}, args: [--tag, {tag}, {flags}], {entry} }}
   - {{ name: random, command: {random} }}
 output: {out}
 ",
@@ -119,7 +119,7 @@ fn check(name: &str, flags: &str, expected: Termination) -> Outcome {
     let outcome = tournament(
         name,
         flags,
-        "{ movetime_ms: 50, margin_ms: 50, move_timeout_ms: 2000 }",
+        "time_control: { movetime_ms: 50, margin_ms: 50, move_timeout_ms: 2000 }",
     );
     let mut struck = 0;
     for g in &outcome.games {
@@ -181,7 +181,11 @@ fn answers_after_the_deadline() {
 
 #[test]
 fn prints_garbage_between_lines() {
-    let out = tournament("garbage", "--garbage --at 2", "{ movetime_ms: 50 }");
+    let out = tournament(
+        "garbage",
+        "--garbage --at 2",
+        "time_control: { movetime_ms: 50 }",
+    );
     assert!(
         out.games
             .iter()
@@ -221,7 +225,7 @@ fn floods_stdout_with_100_mb_of_info() {
     let out = tournament(
         "flood_info",
         "--flood-info --mb 100",
-        "{ movetime_ms: 60000 }",
+        "time_control: { movetime_ms: 60000 }",
     );
     assert!(
         out.games
@@ -242,7 +246,7 @@ fn floods_stderr() {
     let out = tournament(
         "flood_stderr",
         "--flood-stderr --mb 30",
-        "{ movetime_ms: 60000 }",
+        "time_control: { movetime_ms: 60000 }",
     );
     assert!(
         out.games
@@ -275,7 +279,11 @@ fn prints_bytes_that_are_not_utf8() {
 
 #[test]
 fn ignores_quit() {
-    let out = tournament("ignore_quit", "--ignore-quit", "{ movetime_ms: 50 }");
+    let out = tournament(
+        "ignore_quit",
+        "--ignore-quit",
+        "time_control: { movetime_ms: 50 }",
+    );
     assert!(
         out.games
             .iter()
@@ -299,34 +307,13 @@ fn closes_stdout_but_keeps_running() {
 
 #[test]
 fn dies_of_its_memory_limit() {
-    let dir = Dir::new();
-    let config = dir.write(
-        "m.yaml",
-        &format!(
-            "seed: 1
-concurrency: 1
-time_control: {{ movetime_ms: 50 }}
-boards: [{{ game: awale, pits: 6 }}]
-engines:
-  - {{ name: starved, command: {hostile}, limits: {{ memory_mb: 1 }} }}
-  - {{ name: random, command: {random} }}
-output: {out}
-",
-            hostile = engine("hostile"),
-            random = engine("random"),
-            out = dir.path("out").display(),
-        ),
-    );
-    let run = util::arena()
-        .args(["run", "-q"])
-        .arg(&config)
-        .assert()
-        .success();
-    drop(run);
-    let games = read_games(&dir.path("out/games.csv"));
-    assert_eq!(games.len(), 2);
-    for g in &games {
+    let out = tournament("memory", "", "limits: { memory_mb: 1 }");
+    for g in &out.games {
         assert_eq!(g.termination, Termination::Crash, "{g:?}");
-        assert!(g.detail.contains("starved"), "{}", g.detail);
+        assert!(
+            hostile_lost(g) && g.detail.contains("hostile"),
+            "{}",
+            g.detail
+        );
     }
 }

@@ -14,6 +14,10 @@
 //! | `mobility` | amazons | one ply, own minus opponent's queen mobility |
 //! | `alphabeta` | all | iterative-deepening alpha-beta ([`alphabeta`]) with per-game evaluations |
 //!
+//! Three more binaries serve tests and benchmarks: `instant` (the first legal move at once),
+//! `hostile` (misbehaves on purpose, one flag per fault) and `pingpong` (the pipe floor of the
+//! runner-overhead benchmark).
+//!
 //! Randomised engines draw from the generator seeded by the `Seed` option, so a game replays
 //! identically under `go depth`/`go nodes`.
 
