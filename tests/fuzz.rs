@@ -6,6 +6,7 @@
 use arena::games::{AnyPosition, GameKind};
 use arena::protocol::{Command, Reply};
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 
 /// Bytes biased towards the protocol's and formats' alphabet, with arbitrary bytes mixed in.
 fn protocolish() -> impl Strategy<Value = Vec<u8>> {
@@ -56,7 +57,13 @@ fn protocolish() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        // Failures are kept beside this file (tests/<name>.proptest-regressions) and replayed
+        // first on every run; the default looks for lib.rs and keeps nothing here.
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn protocol_lines_never_panic(bytes in protocolish()) {

@@ -3,6 +3,7 @@
 use arena::games::{AnyPosition, BoardSpec, Game, GameKind, MoveError};
 use arena::seed;
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 
 /// One small board of every type the rules know.
 const BOARDS: &[&str] = &[
@@ -114,7 +115,13 @@ fn check_playout(yaml: &str, board_seed: u64, play_seed: u64) -> Result<(), Test
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        // Failures are kept beside this file (tests/<name>.proptest-regressions) and replayed
+        // first on every run; the default looks for lib.rs and keeps nothing here.
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn random_playouts_keep_every_rule(board in 0..BOARDS.len(), board_seed: u64, play_seed: u64) {
