@@ -81,6 +81,12 @@ pub struct TimeControl {
 
 /// Longest accepted time in a config: a week, in ms.
 const MAX_MS: u64 = 7 * 24 * 3600 * 1000;
+/// Deepest accepted `depth` limit (plies).
+const MAX_DEPTH: u32 = 10_000;
+/// Most rounds a config may ask for.
+pub const MAX_ROUNDS: u32 = 1_000_000;
+/// Most games one tournament may schedule (the schedule is built up front).
+pub const MAX_GAMES: u64 = 50_000_000;
 
 impl TimeControlSpec {
     /// Checks that exactly one limit is given and that times are sane.
@@ -93,10 +99,13 @@ impl TimeControlSpec {
             limits.push(Limit::MoveTime(ms));
         }
         if let Some(base) = self.base_ms {
-            limits.push(Limit::Clock {
-                base,
-                increment: self.increment_ms.unwrap_or(0),
-            });
+            let increment = self.increment_ms.unwrap_or(0);
+            if increment > MAX_MS {
+                return Err(format!(
+                    "increment_ms of {increment} ms is more than a week"
+                ));
+            }
+            limits.push(Limit::Clock { base, increment });
         } else if self.increment_ms.is_some() {
             return Err("increment_ms needs base_ms".into());
         }
@@ -129,6 +138,9 @@ impl TimeControlSpec {
             Limit::MoveTime(ms) | Limit::Clock { base: ms, .. } if ms > MAX_MS => {
                 return Err(format!("time_control of {ms} ms is more than a week"));
             }
+            Limit::Depth(d) if d > MAX_DEPTH => {
+                return Err(format!("depth {d} is more than {MAX_DEPTH} plies"));
+            }
             _ => {}
         }
         let margin_ms = self.margin_ms.unwrap_or(50);
@@ -141,6 +153,18 @@ impl TimeControlSpec {
             margin_ms,
             move_timeout_ms,
         })
+    }
+}
+
+impl TimeControl {
+    /// A rough time per move for estimates (ms): the movetime; a clock's base spread over 40
+    /// moves plus the increment; 10 ms for depth- and node-limited moves.
+    pub fn typical_move_ms(&self) -> f64 {
+        match self.limit {
+            Limit::MoveTime(ms) => ms as f64,
+            Limit::Clock { base, increment } => base as f64 / 40.0 + increment as f64,
+            Limit::Depth(_) | Limit::Nodes(_) => 10.0,
+        }
     }
 }
 
@@ -259,6 +283,35 @@ pub struct Config {
     /// Timeout of the `ugi` handshake and of `isready` (ms); default 10,000.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handshake_timeout_ms: Option<u64>,
+    /// What a run does about an engine that cannot play: `stop` (default: a failed handshake
+    /// stops the run before the first game; an engine withdrawn during the run makes it exit 1)
+    /// or `forfeit` (its games are forfeited and the run goes on and exits 0: a class
+    /// championship).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub on_engine_failure: OnEngineFailure,
+    /// Games an engine may fail in a row without playing a move before it is withdrawn;
+    /// default 3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withdraw_after: Option<u32>,
+    /// Refuse options an engine does not declare (default: warn and send them anyway).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub strict_options: bool,
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+/// What a run does about an engine that cannot play (config `on_engine_failure`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnEngineFailure {
+    /// Stop before the first game when a handshake fails; exit 1 after a run in which an
+    /// engine was withdrawn.
+    #[default]
+    Stop,
+    /// Forfeit the engine's games and go on; exit 0.
+    Forfeit,
 }
 
 fn default_rounds() -> u32 {
@@ -301,6 +354,8 @@ pub struct PlanEngine {
 /// A validated tournament, ready to schedule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
+    /// The config file as given, for messages.
+    pub file: PathBuf,
     /// The config as read, with defaults that depend on the run filled in (seed, output,
     /// concurrency, name): written back as `config.resolved.yaml`.
     pub config: Config,
@@ -320,6 +375,8 @@ pub struct Plan {
     pub confidence: f64,
     /// Handshake and `isready` timeout (ms).
     pub handshake_timeout_ms: u64,
+    /// Games failed in a row without a move before an engine is withdrawn (≥ 1).
+    pub withdraw_after: u32,
 }
 
 /// Overrides from the command line.
@@ -359,6 +416,11 @@ pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
             Some(at) => {
                 let (line, column) = locate_unknown_key(text, &reason, at.index())
                     .unwrap_or((at.line(), at.column()));
+                // Boards are buffered (internally tagged), so serde's path lacks their index.
+                let reason = match board_index(text, line) {
+                    Some(i) if !reason.starts_with("boards") => format!("boards[{i}]: {reason}"),
+                    _ => reason,
+                };
                 format!("line {line} column {column}: {reason}")
             }
             None => reason,
@@ -368,6 +430,33 @@ pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
             message,
         }
     })
+}
+
+/// The index of the `boards:` list item that holds 1-based `line`, for block-style lists
+/// (`- {…}` or `- key: …` items) under a top-level `boards:` key.
+fn board_index(text: &str, line: usize) -> Option<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines.iter().position(|l| l.starts_with("boards:"))?;
+    if line <= start + 1 || line > lines.len() {
+        return None;
+    }
+    let mut index = None;
+    let mut item_indent = None;
+    for l in &lines[start + 1..line] {
+        let trimmed = l.trim_start();
+        let indent = l.len() - trimmed.len();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if indent == 0 && !trimmed.starts_with('-') {
+            return None; // past the list: another top-level key
+        }
+        if trimmed.starts_with('-') && item_indent.is_none_or(|i| i == indent) {
+            item_indent = Some(indent);
+            index = Some(index.map_or(0, |i| i + 1));
+        }
+    }
+    index
 }
 
 /// Where the key named in an "unknown field" or "duplicate field" error really is. Boards are buffered by serde
@@ -438,8 +527,11 @@ impl Config {
         if self.boards.is_empty() {
             return Err(fail("boards: the list is empty".into()));
         }
-        if self.rounds == 0 {
-            return Err(fail("rounds must be at least 1".into()));
+        if self.rounds == 0 || self.rounds > MAX_ROUNDS {
+            return Err(fail(format!(
+                "rounds must be in 1..={MAX_ROUNDS}, got {}",
+                self.rounds
+            )));
         }
         let mut board_names = Vec::new();
         for (i, board) in self.boards.iter().enumerate() {
@@ -490,6 +582,12 @@ impl Config {
             });
         }
         if let Some(anchor) = &self.anchor {
+            if !anchor.elo.is_finite() {
+                return Err(fail(format!(
+                    "anchor: elo must be a finite number, got {}",
+                    anchor.elo
+                )));
+            }
             if !engines.iter().any(|e| e.spec.name == anchor.engine) {
                 return Err(fail(format!(
                     "anchor: no engine is called `{}`",
@@ -540,11 +638,33 @@ impl Config {
             .or_else(|| self.output.clone())
             .unwrap_or_else(|| PathBuf::from("results").join(&name));
         let handshake_timeout_ms = self.handshake_timeout_ms.unwrap_or(10_000);
+        if handshake_timeout_ms == 0 || handshake_timeout_ms > MAX_MS {
+            return Err(fail(format!(
+                "handshake_timeout_ms must be between 1 ms and a week, got {handshake_timeout_ms}"
+            )));
+        }
+        let withdraw_after = self.withdraw_after.unwrap_or(3);
+        if withdraw_after == 0 {
+            return Err(fail("withdraw_after must be at least 1".into()));
+        }
+        // Pairs per board and round, bounded before anything is allocated for them.
+        let n = engines.len() as u64;
+        let pairs = match self.format {
+            Format::RoundRobin => n * (n - 1) / 2,
+            Format::Gauntlet => n - 1,
+        };
+        let games = 2 * pairs * u64::from(self.rounds) * self.boards.len() as u64;
+        if games > MAX_GAMES {
+            return Err(fail(format!(
+                "this config schedules up to {games} games, more than {MAX_GAMES}: fewer rounds, boards or engines"
+            )));
+        }
         self.seed = Some(seed);
         self.concurrency = Some(concurrency);
         self.output = Some(output.clone());
         self.name = Some(name.clone());
         Ok(Plan {
+            file: file.to_owned(),
             config: self,
             name,
             seed,
@@ -554,6 +674,7 @@ impl Config {
             board_names,
             confidence,
             handshake_timeout_ms,
+            withdraw_after,
         })
     }
 }
@@ -627,7 +748,7 @@ engines:
             ),
             (
                 GOOD.replace("seed: 5", "seed: 5\nrounds: 0"),
-                "rounds must be at least 1",
+                "rounds must be in 1..=1000000, got 0",
             ),
         ];
         for (text, message) in cases {

@@ -94,10 +94,13 @@ pub struct Limits {
     /// Address space (MiB): allocations past it fail (RLIMIT_AS).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_mb: Option<u64>,
-    /// Processes and threads of the engine's user (RLIMIT_NPROC). The kernel does not apply
-    /// this limit to root.
+    /// RLIMIT_NPROC: the most processes and threads that the engine's *user* may have at
+    /// once, counted over every process of that user on the machine (the engine's main thread
+    /// included), checked when the engine creates a thread or process. Not a per-engine thread
+    /// limit, and not enforced for root: run engines as a dedicated unprivileged user for it to
+    /// mean anything. (Named `threads` before; renamed for what it is.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub threads: Option<u64>,
+    pub user_processes: Option<u64>,
 }
 
 impl Limits {
@@ -107,8 +110,8 @@ impl Limits {
             let bytes = mb.saturating_mul(1 << 20);
             setrlimit(Resource::RLIMIT_AS, bytes, bytes).map_err(io::Error::from)?;
         }
-        if let Some(threads) = self.threads {
-            setrlimit(Resource::RLIMIT_NPROC, threads, threads).map_err(io::Error::from)?;
+        if let Some(count) = self.user_processes {
+            setrlimit(Resource::RLIMIT_NPROC, count, count).map_err(io::Error::from)?;
         }
         Ok(())
     }
@@ -142,8 +145,20 @@ pub struct Engine {
     out: Vec<u8>,
     stdout: LineReader,
     /// Every line sent and received, when the transcript is on.
-    transcript: Option<Vec<String>>,
-    start: Instant,
+    transcript: Option<Vec<TranscriptLine>>,
+    /// Where its stderr goes, for the last lines after a crash.
+    stderr_log: Option<PathBuf>,
+}
+
+/// One line of a protocol transcript.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TranscriptLine {
+    /// When it was written (sent) or read (received).
+    pub at: Instant,
+    /// `true` for a line arena sent, `false` for one the engine printed.
+    pub sent: bool,
+    /// The line, without its line end.
+    pub text: String,
 }
 
 /// Splits an engine's stdout into lines, reading only when asked and only until a deadline.
@@ -277,7 +292,7 @@ impl Engine {
             child,
             stdout,
             transcript: None,
-            start: Instant::now(),
+            stderr_log: launch.stderr_log.clone(),
         })
     }
 
@@ -286,9 +301,9 @@ impl Engine {
         self.transcript = Some(Vec::new());
     }
 
-    /// The lines exchanged since the transcript was started or last taken, each prefixed with
-    /// the ms since spawn and `>` (sent) or `<` (received).
-    pub fn take_transcript(&mut self) -> Vec<String> {
+    /// The lines exchanged since the transcript was started or last taken, in order, each
+    /// with the instant it was sent or read (so two engines' lines can be merged on one clock).
+    pub fn take_transcript(&mut self) -> Vec<TranscriptLine> {
         self.transcript
             .as_mut()
             .map(std::mem::take)
@@ -297,9 +312,29 @@ impl Engine {
 
     fn note(&mut self, direction: char, text: &str) {
         if let Some(transcript) = &mut self.transcript {
-            let ms = self.start.elapsed().as_millis();
-            transcript.push(format!("{ms} {direction} {text}"));
+            transcript.push(TranscriptLine {
+                at: Instant::now(),
+                sent: direction == '>',
+                text: text.to_owned(),
+            });
         }
+    }
+
+    /// `last stderr: `…`; log: PATH` with the last `lines` non-empty lines of the engine's
+    /// stderr log (read from its last 8 KiB), or `None` when stderr is not logged. The log is
+    /// appended across restarts of the same worker, so the lines are the latest process's.
+    pub fn stderr_tail(&self, lines: usize) -> Option<String> {
+        let path = self.stderr_log.as_ref()?;
+        Some(match tail_lines(path, lines) {
+            Some(tail) if !tail.is_empty() => {
+                format!(
+                    "last stderr: `{}`; log: {}",
+                    tail.join(" | "),
+                    path.display()
+                )
+            }
+            _ => format!("nothing on stderr; log: {}", path.display()),
+        })
     }
 
     /// Sends one command line and flushes it; returns the instant the write completed.
@@ -485,6 +520,15 @@ impl Engine {
         // Drop kills the group and reaps.
     }
 
+    /// `Some(status text)` when the engine's main process has exited (its output may still be
+    /// open, held by a process it forked); `None` while it runs.
+    pub fn exited(&mut self) -> Option<String> {
+        match self.child.try_wait() {
+            Ok(Some(status)) => Some(status.to_string()),
+            _ => None,
+        }
+    }
+
     /// The engine's process id (also its process group id).
     pub fn pid(&self) -> u32 {
         self.child.id()
@@ -499,6 +543,27 @@ impl Drop for Engine {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The last `count` non-empty lines of a text file, read from its last 8 KiB; `None` when it
+/// cannot be read.
+pub fn tail_lines(path: &Path, count: usize) -> Option<Vec<String>> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    file.seek(SeekFrom::Start(len.saturating_sub(8192))).ok()?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines: Vec<String> = text
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .map(|l| l.chars().take(300).collect())
+        .collect();
+    let skip = lines.len().saturating_sub(count);
+    lines.drain(..skip);
+    Some(lines)
 }
 
 /// Resolves a configured command: a name without `/` is searched on PATH; a path is taken
@@ -518,6 +583,12 @@ pub fn resolve_program(command: &str, base: &Path) -> Result<PathBuf, String> {
             Ok(path)
         } else if path.exists() {
             Err(format!("`{}` is not an executable file", path.display()))
+        } else if Path::new(command).is_relative() {
+            Err(format!(
+                "`{}` does not exist (`{command}` is resolved against {}, the directory arena runs in)",
+                path.display(),
+                base.display()
+            ))
         } else {
             Err(format!("`{}` does not exist", path.display()))
         };

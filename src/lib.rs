@@ -9,7 +9,8 @@
 //! - [`config`]: YAML configs → a validated [`config::Plan`].
 //! - [`schedule`]: every game expanded up front from the config and seed.
 //! - [`engine`]: live engine processes; [`referee`]: one game between two of them.
-//! - [`runner`]: the worker pool; [`record`]: a finished game.
+//! - [`runner`]: the worker pool; [`record`]: a finished game; [`tournament`]: a whole run,
+//!   from plan to result files (shared by `run` and `check`).
 //! - [`rating`]: Bradley–Terry and pentanomial maths; [`standings`]: per-scope tables.
 //! - [`report`]: CSV, PGN, progress and summary; [`commands`] and [`cli`]: the binary.
 //! - [`seed`]: portable seeded randomness, so one seed gives the same tournament everywhere.
@@ -29,4 +30,5 @@ pub mod runner;
 pub mod schedule;
 pub mod seed;
 pub mod standings;
+pub mod tournament;
 pub mod ugi;

@@ -20,6 +20,8 @@
 //! assert!(fit.elo[0].abs() < 1e-9 && fit.elo[1].abs() < 1e-9);
 //! ```
 
+use std::collections::BTreeMap;
+
 use statrs::distribution::{ContinuousCDF, Normal};
 
 /// Elo per natural-log unit of strength: 400/ln 10.
@@ -98,7 +100,7 @@ fn estimate(values: &[f64], counts: &[u64], games_per_sample: f64, level: f64) -
         .map(|(v, &c)| c as f64 * (v - score).powi(2))
         .sum::<f64>()
         / nf;
-    let sigma_mean = (var / nf).sqrt();
+    let sigma_mean = (var.max(variance_floor(values, n)) / nf).sqrt();
     let z = z_for(level);
     let los = if sigma_mean > 0.0 {
         phi((score - 0.5) / sigma_mean)
@@ -127,6 +129,20 @@ fn estimate(values: &[f64], counts: &[u64], games_per_sample: f64, level: f64) -
         nelo,
         nelo_err,
     })
+}
+
+/// The smallest per-sample variance an interval is built on, after `n` samples: what one
+/// virtual sample spread evenly over the outcome `values` (a Laplace-style pseudo-count prior)
+/// adds, `v₀/(n+1)` with `v₀` the variance of the uniform distribution on `values` (1/6 for
+/// W/D/L, 1/8 for the five pentanomial outcomes). It binds only when the observed samples
+/// barely spread, e.g. every game pair split 1–1, where the sample variance is 0 and the
+/// interval would otherwise have zero width; for ordinary samples the sample variance is far
+/// larger and the fastchess/fishtest figures are unchanged. See docs/ratings.md.
+fn variance_floor(values: &[f64], n: u64) -> f64 {
+    let k = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / k;
+    let v0 = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / k;
+    v0 / (n as f64 + 1.0)
 }
 
 /// The trinomial estimate from A's wins, draws and losses (fastchess `EloWDL`); `None` for no
@@ -180,6 +196,9 @@ pub struct Flags {
     pub perfect_score: bool,
     /// Its pool needed the prior (some engine or group won or lost everything).
     pub prior: bool,
+    /// Its interval rests on the small-sample variance floor (its results barely spread, e.g.
+    /// every game pair split 1–1): the width comes from the prior, not from the data.
+    pub floor: bool,
     /// 1-based pool number when engines form several disconnected pools, else `None`.
     pub pool: Option<usize>,
     /// It played no game.
@@ -198,6 +217,10 @@ impl Flags {
         }
         if self.prior {
             words.push("prior".to_owned());
+        }
+        // After a perfect score the open side already says the data bound nothing.
+        if self.floor && !self.perfect_score {
+            words.push("floor".to_owned());
         }
         if let Some(pool) = self.pool {
             words.push(format!("pool{pool}"));
@@ -414,6 +437,63 @@ impl Pool {
     }
 }
 
+/// Per engine pair (local indices, a < b) of one pool: the number of game pairs (clusters)
+/// with their game counts, so the meat's floor can be built.
+fn sorted_pairs(
+    games: &[FitGame],
+    pool_of: &[usize],
+    p: usize,
+    local: &impl Fn(usize) -> usize,
+) -> BTreeMap<(usize, usize), BTreeMap<u64, u32>> {
+    let mut pairs: BTreeMap<(usize, usize), BTreeMap<u64, u32>> = BTreeMap::new();
+    for g in games.iter().filter(|g| pool_of[g.a] == p) {
+        let (a, b) = (local(g.a), local(g.b));
+        *pairs
+            .entry((a.min(b), a.max(b)))
+            .or_default()
+            .entry(g.cluster)
+            .or_default() += 1;
+    }
+    pairs
+}
+
+/// The joint fit's counterpart of [`variance_floor`]: for each engine pair that met in `n` game
+/// pairs, the summed squared score residuals of its clusters (the 2×2 block of the meat, in
+/// points²) are raised to at least Σ v₀(k)/(n+1), where v₀ is the uniform-prior variance of a
+/// cluster's points (1/6 for one game, 1/2 for a game pair). Without it, five game pairs that
+/// each split 1–1 give a sandwich of exactly zero and an interval of ±0.
+/// Returns, per local engine, whether the floor was applied to one of its pairs.
+fn add_meat_floor(
+    meat: &mut [Vec<f64>],
+    pairs: &BTreeMap<(usize, usize), BTreeMap<u64, u32>>,
+) -> Vec<bool> {
+    let mut floored = vec![false; meat.len()];
+    for (&(a, b), clusters) in pairs {
+        let n = clusters.len() as f64;
+        let floor: f64 = clusters
+            .values()
+            .map(|&k| match k {
+                1 => 1.0 / 6.0,
+                k => f64::from(k) * f64::from(k) / 8.0,
+            })
+            .sum::<f64>()
+            / (n + 1.0);
+        // The pair's own block is s·[[1, −1], [−1, 1]]; games with other engines add to the
+        // diagonal only through other blocks, so the off-diagonal entry measures s exactly.
+        let observed = -meat[a][b];
+        if observed < floor {
+            let extra = floor - observed.max(0.0);
+            meat[a][a] += extra;
+            meat[b][b] += extra;
+            meat[a][b] -= extra;
+            meat[b][a] -= extra;
+            floored[a] = true;
+            floored[b] = true;
+        }
+    }
+    floored
+}
+
 /// Fits every engine jointly by Bradley–Terry maximum likelihood on half-point scores, with the
 /// pair-clustered sandwich covariance Cov = I⁺ J I⁺.
 ///
@@ -550,6 +630,7 @@ pub fn fit(engines: usize, games: &[FitGame], options: &FitOptions) -> Fit {
             }
         }
         flush(&mut u);
+        let floored = add_meat_floor(&mut meat, &sorted_pairs(games, &pool_of, p, &local));
         let local_cov = matmul(&matmul(&pinv, &meat), &pinv);
 
         // Anchor: shift the pool so the anchor sits at its value; variances become relative
@@ -571,6 +652,7 @@ pub fn fit(engines: usize, games: &[FitGame], options: &FitOptions) -> Fit {
                 cov[members[i]][members[j]] = c * ELO_PER_NAT * ELO_PER_NAT;
             }
             flags[members[i]].prior = prior;
+            flags[members[i]].floor = floored[i];
             flags[members[i]].pool = several.then_some(p + 1);
         }
     }
@@ -635,6 +717,57 @@ mod tests {
         let e = pentanomial([0, 0, 1, 0, 49], 0.95).unwrap();
         assert!(e.elo.is_some() && e.lower.is_some() && e.upper.is_none());
         assert!(trinomial(0, 0, 0, 0.95).is_none());
+    }
+
+    #[test]
+    fn samples_without_spread_still_get_an_interval() {
+        // Every game pair split 1-1 (4 pairs, 8 games): the sample variance is 0.
+        let e = pentanomial([0, 0, 4, 0, 0], 0.95).unwrap();
+        let width = e.upper.unwrap() - e.lower.unwrap();
+        // Floor 0.125/5 per pair: sigma = sqrt(0.025/4), score 0.5 +/- 0.155 -> +/-111.3 Elo.
+        assert!(close(e.half_width().unwrap(), 111.3, 0.1), "{e:?}");
+        assert!(width > 0.0 && close(e.los, 0.5, 1e-12));
+        // 8-0-8 as single games.
+        let e = trinomial(0, 16, 0, 0.95).unwrap();
+        assert!(e.half_width().unwrap() > 30.0, "{e:?}");
+        // The floor does not bind for ordinary samples (the vectors above are untouched) and
+        // shrinks as samples accumulate.
+        let big = pentanomial([0, 0, 400, 0, 0], 0.95).unwrap();
+        assert!(big.half_width().unwrap() < e.half_width().unwrap() / 5.0);
+    }
+
+    #[test]
+    fn joint_fit_never_reports_a_zero_width_interval() {
+        // Five game pairs in which the first player always wins: every pair splits 1-1 and
+        // each cluster's residuals cancel, so the plain sandwich is exactly 0.
+        let mut games = Vec::new();
+        for cluster in 0..5 {
+            games.push(FitGame {
+                a: 0,
+                b: 1,
+                points_a: 1.0,
+                cluster,
+            });
+            games.push(FitGame {
+                a: 1,
+                b: 0,
+                points_a: 1.0,
+                cluster,
+            });
+        }
+        let fit = fit(2, &games, &FitOptions::default());
+        // Mean-zero ratings: each engine carries half of the difference's interval.
+        assert!(fit.err[0] > 30.0 && fit.err[1] > 30.0, "{:?}", fit.err);
+        assert!(fit.flags[0].floor && fit.flags[1].floor);
+        assert_eq!(fit.flags[0].words(), "floor");
+        // Its width agrees with the two-player pentanomial floor: 87.9 against 89.9 (delta
+        // method against the endpoint transform, which differ more on 5 pairs than on 280).
+        let penta = pentanomial([0, 0, 5, 0, 0], 0.95).unwrap();
+        let err_diff = z_for(0.95) * (fit.cov[0][0] + fit.cov[1][1] - 2.0 * fit.cov[0][1]).sqrt();
+        assert!(
+            close(err_diff, penta.half_width().unwrap(), 2.5),
+            "{err_diff} {penta:?}"
+        );
     }
 
     /// Games realising a pentanomial count vector between engines 0 and 1, legs colour-swapped.

@@ -24,11 +24,15 @@ pub enum Termination {
     ProtocolError,
     /// The board's `max_plies` was reached; adjudicated by the rules.
     MaxPlies,
+    /// Not played: an engine was withdrawn from the tournament (its handshake failed, or it
+    /// failed `withdraw_after` games in a row without a move), and the game is forfeited. A
+    /// resumed run plays such games again.
+    Withdrawn,
 }
 
 impl Termination {
     /// Every reason, in column order of summaries.
-    pub const ALL: [Termination; 7] = [
+    pub const ALL: [Termination; 8] = [
         Termination::Normal,
         Termination::Resign,
         Termination::IllegalMove,
@@ -36,6 +40,7 @@ impl Termination {
         Termination::Crash,
         Termination::ProtocolError,
         Termination::MaxPlies,
+        Termination::Withdrawn,
     ];
 
     /// The CSV spelling.
@@ -48,6 +53,7 @@ impl Termination {
             Termination::Crash => "crash",
             Termination::ProtocolError => "protocol_error",
             Termination::MaxPlies => "max_plies",
+            Termination::Withdrawn => "withdrawn",
         }
     }
 }
@@ -85,7 +91,8 @@ pub struct GameRecord {
     pub first: String,
     /// Engine that moved second.
     pub second: String,
-    /// `1-0`, `0-1` or `1/2-1/2` (first player's view).
+    /// `1-0`, `0-1` or `1/2-1/2` (first player's view); `*` when neither engine could play
+    /// (both failed to start, or both were withdrawn): such a game is not rated.
     pub result: String,
     /// Why it ended.
     pub termination: Termination,

@@ -5,6 +5,10 @@
 //! deadline. Every move is checked by the rules library. Any failure ends the game against the
 //! engine at fault, with a [`Termination`] and a sentence naming the engine, side, ply and move;
 //! the referee never waits past a deadline and never prints.
+//!
+//! Time is kept as [`Duration`] (the clock's own resolution) and rounded only where it leaves
+//! the referee: down to whole ms in `go` (an engine is never told it has more than it has),
+//! to the nearest ms in the record.
 
 use std::time::{Duration, Instant};
 
@@ -53,6 +57,11 @@ pub struct Played {
     pub record: GameRecord,
     /// Per side, whether its engine misbehaved and must be restarted before another game.
     pub faulty: BySide<bool>,
+    /// The side charged with the game's failure (crash, time, protocol, illegal move); `None`
+    /// when the rules, the ply cap or a resignation ended it.
+    pub at_fault: Option<Side>,
+    /// Moves each side played, so the runner can tell an engine that never manages a move.
+    pub moves: BySide<u32>,
 }
 
 /// A failure charged to one side.
@@ -64,17 +73,38 @@ struct Fault {
     restart: bool,
 }
 
-fn fault_of(side: Side, name: &str, error: &EngineError, doing: &str) -> Fault {
-    let termination = match error {
+/// The termination an engine error stands for: silence and broken lines are protocol errors,
+/// an engine that is gone (or never started) has crashed.
+pub fn termination_of(error: &EngineError) -> Termination {
+    match error {
         EngineError::Timeout { .. } | EngineError::Protocol(_) => Termination::ProtocolError,
         EngineError::Closed { .. } | EngineError::Write(_) | EngineError::Spawn { .. } => {
             Termination::Crash
         }
-    };
+    }
+}
+
+/// `error` in words, with the engine's last stderr line and log when it died: the first thing
+/// a user needs to see why.
+pub fn describe(engine: &Engine, error: &EngineError) -> String {
+    match error {
+        EngineError::Closed { .. } | EngineError::Write(_) => match engine.stderr_tail(1) {
+            Some(tail) => format!("{error}; {tail}"),
+            None => error.to_string(),
+        },
+        _ => error.to_string(),
+    }
+}
+
+fn fault_of(side: Side, seat: &Seat<'_>, error: &EngineError, doing: &str) -> Fault {
     Fault {
         side,
-        termination,
-        detail: format!("{name} ({side}) {doing}: {error}"),
+        termination: termination_of(error),
+        detail: format!(
+            "{} ({side}) {doing}: {}",
+            seat.name,
+            describe(seat.engine, error)
+        ),
         restart: true,
     }
 }
@@ -101,7 +131,6 @@ fn seed_value(identity: &Identity, seed: u64) -> Option<String> {
 }
 
 fn prepare(seat: &mut Seat<'_>, side: Side, setup: &Setup<'_>) -> Result<(), Fault> {
-    let fail = |e: EngineError| fault_of(side, seat.name, &e, "failed before the game");
     let mut lines = vec![Command::SetOption {
         name: protocol::VARIANT_OPTION.into(),
         value: setup.game.name().into(),
@@ -114,174 +143,262 @@ fn prepare(seat: &mut Seat<'_>, side: Side, setup: &Setup<'_>) -> Result<(), Fau
     }
     lines.push(Command::NewGame);
     let lines: Vec<String> = lines.iter().map(Command::to_string).collect();
-    let engine = &mut *seat.engine;
-    engine.drain();
-    engine
+    seat.engine.drain();
+    let sent = seat
+        .engine
         .send_lines(&lines.iter().map(String::as_str).collect::<Vec<_>>())
-        .map_err(fail)?;
-    engine.sync(setup.ready_timeout).map_err(fail)
+        .and_then(|_| seat.engine.sync(setup.ready_timeout));
+    sent.map_err(|e| fault_of(side, seat, &e, "failed before the game"))
 }
 
-/// The `go` command for `side`, given both seats' time controls and clocks.
-fn go_command(tcs: BySide<TimeControl>, clocks: BySide<u64>, side: Side) -> Go {
-    match tcs[side].limit {
-        Limit::MoveTime(ms) => Go::MoveTime(ms),
-        Limit::Depth(d) => Go::Depth(d),
-        Limit::Nodes(n) => Go::Nodes(n),
-        Limit::Clock { .. } => {
-            let inc = |s: Side| match tcs[s].limit {
-                Limit::Clock { increment, .. } => increment,
-                _ => 0,
-            };
-            Go::Clock {
-                p1time: clocks.first,
-                p2time: clocks.second,
-                p1inc: inc(Side::First),
-                p2inc: inc(Side::Second),
-            }
+/// One side's time for a game: its time control and, under a clock, the time left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SideClock {
+    tc: TimeControl,
+    left: Duration,
+}
+
+impl SideClock {
+    /// A full clock at the start of a game.
+    pub fn new(tc: TimeControl) -> SideClock {
+        let left = match tc.limit {
+            Limit::Clock { base, .. } => Duration::from_millis(base),
+            _ => Duration::ZERO,
+        };
+        SideClock { tc, left }
+    }
+
+    /// How long the next move may take before it is a time forfeit: movetime, the time left
+    /// on the clock, or the hang limit of depth/node moves; plus the margin for the first two.
+    pub fn allowance(&self) -> Duration {
+        let ms = Duration::from_millis;
+        match self.tc.limit {
+            Limit::MoveTime(t) => ms(t) + ms(self.tc.margin_ms),
+            Limit::Clock { .. } => self.left + ms(self.tc.margin_ms),
+            Limit::Depth(_) | Limit::Nodes(_) => ms(self.tc.move_timeout_ms),
+        }
+    }
+
+    /// Charges a move that took `elapsed`; `true` when it took longer than
+    /// [`SideClock::allowance`]. Under a clock the time left shrinks by `elapsed` and then
+    /// grows by the increment (the increment comes after the move, as in Fischer timing).
+    pub fn charge(&mut self, elapsed: Duration) -> bool {
+        let late = elapsed > self.allowance();
+        if let Limit::Clock { increment, .. } = self.tc.limit {
+            self.left = self.left.saturating_sub(elapsed) + Duration::from_millis(increment);
+        }
+        late
+    }
+
+    /// Time left on the clock, whole ms rounded down (0 without a clock).
+    pub fn left_ms(&self) -> u64 {
+        self.left.as_millis() as u64
+    }
+
+    fn increment_ms(&self) -> u64 {
+        match self.tc.limit {
+            Limit::Clock { increment, .. } => increment,
+            _ => 0,
+        }
+    }
+
+    /// The `go` command for `side` given both sides' clocks: the mover's own limit, or both
+    /// clocks by player when it plays on a clock.
+    pub fn go(clocks: &BySide<SideClock>, side: Side) -> Go {
+        match clocks[side].tc.limit {
+            Limit::MoveTime(ms) => Go::MoveTime(ms),
+            Limit::Depth(d) => Go::Depth(d),
+            Limit::Nodes(n) => Go::Nodes(n),
+            Limit::Clock { .. } => Go::Clock {
+                p1time: clocks.first.left_ms(),
+                p2time: clocks.second.left_ms(),
+                p1inc: clocks.first.increment_ms(),
+                p2inc: clocks.second.increment_ms(),
+            },
         }
     }
 }
 
-/// Plays `setup.fixture` between `seats` (first player first) and records it.
-pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
-    let started = Instant::now();
-    let tcs = BySide::new(seats.first.time_control, seats.second.time_control);
-    let mut clocks = tcs.map(|tc| match tc.limit {
-        Limit::Clock { base, .. } => base,
-        _ => 0,
-    });
-    let mut pos = setup.start.clone();
-    let mut moves: Vec<String> = Vec::new();
-    let start_fen = setup.start.fen();
-    // `position fen <start> moves m1 m2 …`, extended by one move a ply.
-    let mut position_line = Command::Position {
-        fen: start_fen.clone(),
-        moves: Vec::new(),
-    }
-    .to_string();
-    let mut used = BySide::new(0u64, 0u64);
-    let mut faulty = BySide::new(false, false);
+/// Rounds a duration to the nearest whole ms, for the record.
+fn round_ms(d: Duration) -> u64 {
+    (d.as_micros() as u64 + 500) / 1000
+}
 
-    let ending: Result<Termination, Fault> = (|| {
+/// A game in progress.
+struct Game {
+    pos: AnyPosition,
+    moves: Vec<String>,
+    /// `position fen <start> moves m1 m2 …`, extended by one move a ply.
+    position_line: String,
+    clocks: BySide<SideClock>,
+    used: BySide<Duration>,
+}
+
+impl Game {
+    fn new(setup: &Setup<'_>, tcs: BySide<TimeControl>) -> Game {
+        Game {
+            pos: setup.start.clone(),
+            moves: Vec::new(),
+            position_line: Command::Position {
+                fen: setup.start.fen(),
+                moves: Vec::new(),
+            }
+            .to_string(),
+            clocks: tcs.map(SideClock::new),
+            used: BySide::new(Duration::ZERO, Duration::ZERO),
+        }
+    }
+
+    /// Plays until the rules, the ply cap or a fault end the game.
+    fn run(
+        &mut self,
+        setup: &Setup<'_>,
+        seats: &mut BySide<Seat<'_>>,
+    ) -> Result<Termination, Fault> {
         for side in Side::BOTH {
             prepare(&mut seats[side], side, setup)?;
         }
         loop {
-            if pos.outcome().is_some() {
+            if self.pos.outcome().is_some() {
                 return Ok(Termination::Normal);
             }
-            if moves.len() as u32 >= setup.max_plies {
+            if self.moves.len() as u32 >= setup.max_plies {
                 return Ok(Termination::MaxPlies);
             }
-            let side = pos.side_to_move();
-            let ply = moves.len() + 1;
+            let side = self.pos.side_to_move();
+            let ply = self.moves.len() + 1;
             let seat = &mut seats[side];
-            let name = seat.name;
-            let fail = |e: EngineError| fault_of(side, name, &e, &format!("failed at ply {ply}"));
-            let tc = tcs[side];
-            let go_line = Command::Go(go_command(tcs, clocks, side)).to_string();
-            let sent = seat
-                .engine
-                .send_lines(&[&position_line, &go_line])
-                .map_err(fail)?;
-            let allowance = match tc.limit {
-                Limit::MoveTime(ms) => ms + tc.margin_ms,
-                Limit::Clock { .. } => clocks[side] + tc.margin_ms,
-                Limit::Depth(_) | Limit::Nodes(_) => tc.move_timeout_ms,
-            };
-            let deadline = sent + Duration::from_millis(allowance);
-            let answer = seat
-                .engine
-                .recv_reply(deadline, "bestmove", |reply, at| match reply {
-                    Reply::BestMove(best) => Some((best, at)),
-                    _ => None,
-                });
-            let (best, at) = match answer {
-                Ok(answer) => answer,
-                Err(EngineError::Timeout { .. }) => {
-                    // Ask for the move, give it a moment, then give up on the process.
-                    let _ = seat.engine.send(&Command::Stop);
-                    let late = seat.engine.recv_reply(
-                        Instant::now() + STOP_GRACE,
-                        "bestmove",
-                        |reply, _| matches!(reply, Reply::BestMove(_)).then_some(()),
-                    );
-                    used[side] += allowance;
-                    return Err(Fault {
-                        side,
-                        termination: Termination::TimeForfeit,
-                        detail: format!(
-                            "{name} ({side}) lost on time at ply {ply}: no bestmove within {allowance} ms ({tc})"
-                        ),
-                        restart: late.is_err(),
-                    });
-                }
-                Err(EngineError::Protocol(reason)) if reason.contains("bestmove") => {
-                    return Err(Fault {
-                        side,
-                        termination: Termination::ProtocolError,
-                        detail: format!("{name} ({side}) at ply {ply}: {reason}"),
-                        restart: true,
-                    });
-                }
-                Err(e) => return Err(fail(e)),
-            };
-            let elapsed = at.saturating_duration_since(sent).as_millis() as u64;
-            used[side] += elapsed;
-            let late = match tc.limit {
-                Limit::MoveTime(ms) => elapsed > ms + tc.margin_ms,
-                Limit::Clock { increment, .. } => {
-                    let over = elapsed > clocks[side] + tc.margin_ms;
-                    clocks[side] = clocks[side].saturating_sub(elapsed) + increment;
-                    over
-                }
-                Limit::Depth(_) | Limit::Nodes(_) => elapsed > tc.move_timeout_ms,
-            };
-            if late {
-                return Err(Fault {
-                    side,
-                    termination: Termination::TimeForfeit,
-                    detail: format!(
-                        "{name} ({side}) lost on time at ply {ply}: {elapsed} ms ({tc}, margin {} ms)",
-                        tc.margin_ms
-                    ),
-                    restart: false,
-                });
-            }
-            match best {
+            match self.ask(seat, side, ply)? {
                 BestMove::Resign => {
                     return Err(Fault {
                         side,
                         termination: Termination::Resign,
-                        detail: format!("{name} ({side}) resigned at ply {ply}"),
+                        detail: format!("{} ({side}) resigned at ply {ply}", seat.name),
                         restart: false,
                     });
                 }
-                BestMove::Move(text) => match pos.play_text(&text) {
+                BestMove::Move(text) => match self.pos.play_text(&text) {
                     Ok(canonical) => {
-                        position_line.push_str(if moves.is_empty() { " moves " } else { " " });
-                        position_line.push_str(&canonical);
-                        moves.push(canonical);
+                        let sep = if self.moves.is_empty() {
+                            " moves "
+                        } else {
+                            " "
+                        };
+                        self.position_line.push_str(sep);
+                        self.position_line.push_str(&canonical);
+                        self.moves.push(canonical);
                     }
                     Err(e) => {
                         return Err(Fault {
                             side,
                             termination: Termination::IllegalMove,
-                            detail: format!("{name} ({side}) at ply {ply} in {}: {e}", setup.game),
+                            detail: format!(
+                                "{} ({side}) at ply {ply} in {}: {e}",
+                                seat.name, setup.game
+                            ),
                             restart: false,
                         });
                     }
                 },
             }
         }
-    })();
+    }
 
+    /// Sends the position and `go` to `side`, and waits for its `bestmove` within its time.
+    fn ask(&mut self, seat: &mut Seat<'_>, side: Side, ply: usize) -> Result<BestMove, Fault> {
+        let name = seat.name;
+        let go_line = Command::Go(SideClock::go(&self.clocks, side)).to_string();
+        let sent = match seat.engine.send_lines(&[&self.position_line, &go_line]) {
+            Ok(sent) => sent,
+            Err(e) => return Err(fault_of(side, seat, &e, &format!("failed at ply {ply}"))),
+        };
+        let clock = &mut self.clocks[side];
+        let allowance = clock.allowance();
+        let tc = clock.tc;
+        let answer =
+            seat.engine
+                .recv_reply(sent + allowance, "bestmove", |reply, at| match reply {
+                    Reply::BestMove(best) => Some((best, at)),
+                    _ => None,
+                });
+        let (best, at) = match answer {
+            Ok(answer) => answer,
+            Err(EngineError::Timeout { .. }) if seat.engine.exited().is_some() => {
+                // Its output stayed open only because a process it forked holds it.
+                let status = seat.engine.exited().unwrap_or_default();
+                self.used[side] += allowance;
+                return Err(Fault {
+                    side,
+                    termination: Termination::Crash,
+                    detail: format!(
+                        "{name} ({side}) exited ({status}) at ply {ply} while a process it started kept its output open"
+                    ),
+                    restart: true,
+                });
+            }
+            Err(EngineError::Timeout { .. }) => {
+                // Ask for the move, give it a moment, then give up on the process.
+                let _ = seat.engine.send(&Command::Stop);
+                let late =
+                    seat.engine
+                        .recv_reply(Instant::now() + STOP_GRACE, "bestmove", |reply, _| {
+                            matches!(reply, Reply::BestMove(_)).then_some(())
+                        });
+                self.used[side] += allowance;
+                return Err(Fault {
+                    side,
+                    termination: Termination::TimeForfeit,
+                    detail: format!(
+                        "{name} ({side}) lost on time at ply {ply}: no bestmove within {} ms ({tc})",
+                        round_ms(allowance)
+                    ),
+                    restart: late.is_err(),
+                });
+            }
+            Err(EngineError::Protocol(reason)) if reason.contains("bestmove") => {
+                return Err(Fault {
+                    side,
+                    termination: Termination::ProtocolError,
+                    detail: format!("{name} ({side}) at ply {ply}: {reason}"),
+                    restart: true,
+                });
+            }
+            Err(e) => return Err(fault_of(side, seat, &e, &format!("failed at ply {ply}"))),
+        };
+        let elapsed = at.saturating_duration_since(sent);
+        self.used[side] += elapsed;
+        if self.clocks[side].charge(elapsed) {
+            return Err(Fault {
+                side,
+                termination: Termination::TimeForfeit,
+                detail: format!(
+                    "{name} ({side}) lost on time at ply {ply}: {:.1} ms ({tc}, margin {} ms)",
+                    elapsed.as_secs_f64() * 1e3,
+                    tc.margin_ms
+                ),
+                restart: false,
+            });
+        }
+        Ok(best)
+    }
+}
+
+/// Plays `setup.fixture` between `seats` (first player first) and records it.
+pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
+    let started = Instant::now();
+    let mut game = Game::new(
+        setup,
+        BySide::new(seats.first.time_control, seats.second.time_control),
+    );
+    let ending = game.run(setup, &mut seats);
+    let mut faulty = BySide::new(false, false);
+    let mut at_fault = None;
+    let pos = &game.pos;
     let (outcome, termination, detail, scores) = match ending {
         Ok(Termination::MaxPlies) => (
             pos.adjudicate(),
             Termination::MaxPlies,
-            format!("adjudicated after {} plies", moves.len()),
+            format!("adjudicated after {} plies", game.moves.len()),
             pos.final_scores(),
         ),
         Ok(termination) => (
@@ -292,6 +409,9 @@ pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
         ),
         Err(fault) => {
             faulty[fault.side] = fault.restart;
+            if fault.termination != Termination::Resign {
+                at_fault = Some(fault.side);
+            }
             (
                 Outcome::Decisive {
                     winner: fault.side.other(),
@@ -303,6 +423,16 @@ pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
         }
     };
     let fixture = setup.fixture;
+    // Each side's own moves: every other ply, from the start's side to move.
+    let plies = game.moves.len() as u32;
+    let opener = setup.start.side_to_move();
+    let moves = BySide::new(Side::First, Side::Second).map(|side| {
+        if side == opener {
+            plies.div_ceil(2)
+        } else {
+            plies / 2
+        }
+    });
     Played {
         record: GameRecord {
             game_id: fixture.id,
@@ -314,17 +444,19 @@ pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
             second: seats.second.name.to_owned(),
             result: outcome.result_str().to_owned(),
             termination,
-            plies: moves.len() as u32,
+            plies: game.moves.len() as u32,
             score_first: scores.map(|s| s.first),
             score_second: scores.map(|s| s.second),
-            duration_ms: started.elapsed().as_millis() as u64,
-            first_time_ms: used.first,
-            second_time_ms: used.second,
-            start_fen,
-            moves: moves.join(" "),
+            duration_ms: round_ms(started.elapsed()),
+            first_time_ms: round_ms(game.used.first),
+            second_time_ms: round_ms(game.used.second),
+            start_fen: setup.start.fen(),
+            moves: game.moves.join(" "),
             detail,
         },
         faulty,
+        at_fault,
+        moves,
     }
 }
 
@@ -353,37 +485,56 @@ mod tests {
         );
     }
 
-    #[test]
-    fn go_carries_both_clocks_by_player() {
-        let clock = TimeControl {
-            limit: Limit::Clock {
-                base: 1000,
-                increment: 10,
-            },
+    fn clock(base: u64, increment: u64) -> TimeControl {
+        TimeControl {
+            limit: Limit::Clock { base, increment },
             margin_ms: 5,
             move_timeout_ms: 1,
-        };
+        }
+    }
+
+    #[test]
+    fn go_carries_both_clocks_by_player() {
         let fixed = TimeControl {
             limit: Limit::MoveTime(50),
-            ..clock
+            ..clock(1, 0)
         };
-        let go = go_command(
-            BySide::new(clock, clock),
-            BySide::new(900, 800),
-            Side::Second,
+        let mut clocks = BySide::new(
+            SideClock::new(clock(1000, 10)),
+            SideClock::new(clock(1000, 20)),
         );
+        clocks.first.charge(Duration::from_millis(110));
+        clocks.second.charge(Duration::from_millis(220));
         assert_eq!(
-            go,
+            SideClock::go(&clocks, Side::Second),
             Go::Clock {
                 p1time: 900,
                 p2time: 800,
                 p1inc: 10,
-                p2inc: 10
+                p2inc: 20
             }
         );
-        assert_eq!(
-            go_command(BySide::new(fixed, clock), BySide::new(0, 800), Side::First),
-            Go::MoveTime(50)
-        );
+        let mixed = BySide::new(SideClock::new(fixed), SideClock::new(clock(800, 0)));
+        assert_eq!(SideClock::go(&mixed, Side::First), Go::MoveTime(50));
+    }
+
+    #[test]
+    fn clocks_charge_sub_millisecond_moves_and_add_the_increment_after() {
+        let mut c = SideClock::new(clock(2000, 50));
+        for _ in 0..10 {
+            assert!(!c.charge(Duration::from_micros(400)));
+        }
+        // 2000 ms - 10 x 0.4 ms + 10 x 50 ms = 2496 ms: the 4 ms used are charged.
+        assert_eq!(c.left, Duration::from_millis(2496));
+        assert_eq!(c.left_ms(), 2496);
+        c.charge(Duration::from_micros(1500));
+        assert_eq!(c.left_ms(), 2544, "2546.5 left, rounded down when sent");
+        // Late: more than the time left plus the margin, judged before the increment.
+        let mut c = SideClock::new(clock(100, 1000));
+        assert!(!c.charge(Duration::from_millis(105)));
+        let mut c = SideClock::new(clock(100, 1000));
+        assert!(c.charge(Duration::from_micros(105_001)));
+        assert_eq!(round_ms(Duration::from_micros(1499)), 1);
+        assert_eq!(round_ms(Duration::from_micros(1500)), 2);
     }
 }

@@ -3,7 +3,9 @@
 //! Each worker thread takes fixtures from a crossbeam channel, keeps its own engine processes
 //! (reused across games with `uginewgame`, restarted after a failure) and hands every finished
 //! game to the caller's callback on the calling thread, in completion order. Cancellation kills
-//! every live engine, so running games stop at once; their records are dropped. No formatting,
+//! every live engine, so running games stop at once; their records are dropped. An engine that
+//! fails `withdraw_after` games in a row without playing a move is withdrawn: its remaining
+//! games are recorded at once as forfeits (`withdrawn`) instead of being tried. No formatting,
 //! no ratings.
 
 use std::collections::HashSet;
@@ -12,14 +14,14 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{select, unbounded};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
 use crate::config::PlanEngine;
-use crate::engine::{Engine, EngineError, Identity, Launch};
+use crate::engine::{Engine, Identity, Launch, TranscriptLine};
 use crate::games::{BoardSpec, BySide, Outcome, Side};
 use crate::protocol::Command;
 use crate::record::{GameRecord, Termination};
@@ -44,6 +46,11 @@ pub struct Tournament<'a> {
     pub log_protocol: bool,
     /// Start fresh engine processes for every game.
     pub restart_per_game: bool,
+    /// Games failed in a row without a move after which an engine is withdrawn (≥ 1).
+    pub withdraw_after: u32,
+    /// Per engine (config order), why it is withdrawn before the first game (its handshake
+    /// failed and the config forfeits such engines), else `None`.
+    pub withdrawn: Vec<Option<String>>,
 }
 
 /// What the runner reports while it works.
@@ -53,6 +60,55 @@ pub enum Event {
     Finished(Box<GameRecord>),
     /// Something worth telling the user (an engine restarted, a transcript not written).
     Note(String),
+    /// An engine was withdrawn during the run: its index and why. Its remaining games are
+    /// forfeited.
+    Withdrawn(usize, String),
+}
+
+/// Per engine: games failed in a row without a move, and why it was withdrawn, if it was.
+struct Health {
+    limit: u32,
+    state: Mutex<Vec<(u32, Option<String>)>>,
+}
+
+/// How a game went for one engine, as far as withdrawal is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Turnout {
+    /// It was charged with the failure without having played a move.
+    FailedWithoutMove,
+    /// It played at least one move.
+    Played,
+    /// Neither (its opponent failed before it had to move).
+    Neutral,
+}
+
+impl Health {
+    fn withdrawn(&self, engine: usize) -> Option<String> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())[engine]
+            .1
+            .clone()
+    }
+
+    /// Counts a game; returns the reason when this game makes `engine` withdrawn.
+    fn count(&self, engine: usize, turnout: Turnout, detail: &str) -> Option<String> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let (streak, withdrawn) = &mut state[engine];
+        match turnout {
+            Turnout::Played => *streak = 0,
+            Turnout::Neutral => {}
+            Turnout::FailedWithoutMove => {
+                *streak += 1;
+                if *streak >= self.limit && withdrawn.is_none() {
+                    let reason = format!(
+                        "failed {streak} games in a row without playing a move (last: {detail})"
+                    );
+                    *withdrawn = Some(reason.clone());
+                    return Some(reason);
+                }
+            }
+        }
+        None
+    }
 }
 
 /// Process ids of every live engine, so cancellation can kill them from another thread.
@@ -113,20 +169,16 @@ impl Worker<'_, '_> {
             stderr_log: Some(log),
             limits: spec.spec.limits.unwrap_or_default(),
         };
-        let classify = |e: &EngineError| match e {
-            EngineError::Timeout { .. } | EngineError::Protocol(_) => Termination::ProtocolError,
-            _ => Termination::Crash,
-        };
         let mut engine = Engine::spawn(&launch).map_err(|e| StartFailure {
-            termination: classify(&e),
-            detail: format!("{}: {e}", spec.spec.name),
+            termination: referee::termination_of(&e),
+            detail: e.to_string(),
         })?;
         self.registry.add(engine.pid());
         if self.tournament.log_protocol {
             engine.record_transcript();
         }
         let timeout = Duration::from_millis(self.tournament.handshake_timeout_ms);
-        let setup = |engine: &mut Engine| -> Result<Identity, EngineError> {
+        let setup = |engine: &mut Engine| -> Result<Identity, crate::engine::EngineError> {
             let identity = engine.handshake(timeout)?;
             for (name, value) in &spec.spec.options {
                 engine.send(&Command::SetOption {
@@ -143,10 +195,11 @@ impl Worker<'_, '_> {
             }
             Err(e) => {
                 self.registry.remove(engine.pid());
+                let detail = format!("failed the handshake: {}", referee::describe(&engine, &e));
                 drop(engine);
                 Err(StartFailure {
-                    termination: classify(&e),
-                    detail: format!("{} failed the handshake: {e}", spec.spec.name),
+                    termination: referee::termination_of(&e),
+                    detail,
                 })
             }
         }
@@ -159,7 +212,13 @@ impl Worker<'_, '_> {
         }
     }
 
-    fn play(&mut self, fixture: &Fixture, notes: &mut Vec<String>) -> GameRecord {
+    fn play(
+        &mut self,
+        fixture: &Fixture,
+        health: &Health,
+        cancel: &AtomicBool,
+        events: &mut Vec<Event>,
+    ) -> GameRecord {
         let t = self.tournament;
         let board = &t.boards[fixture.board];
         let start = t.schedule.start(fixture);
@@ -172,10 +231,27 @@ impl Worker<'_, '_> {
             max_plies: board.max_plies(),
             ready_timeout: Duration::from_millis(t.handshake_timeout_ms),
         };
-        for side in Side::BOTH {
-            if let Err(failure) = self.start(fixture.players[side]) {
-                return unplayed(&setup, names, side, failure);
+        let withdrawn = fixture.players.map(|e| health.withdrawn(e));
+        if withdrawn.first.is_some() || withdrawn.second.is_some() {
+            let failures = withdrawn.map(|w| {
+                w.map(|reason| StartFailure {
+                    termination: Termination::Withdrawn,
+                    detail: format!("was withdrawn: {reason}"),
+                })
+            });
+            return unplayed(&setup, names, failures);
+        }
+        let failures = fixture.players.map(|e| self.start(e).err());
+        if failures.first.is_some() || failures.second.is_some() {
+            for side in Side::BOTH {
+                if let Some(f) = &failures[side] {
+                    let e = fixture.players[side];
+                    if let Some(reason) = health.count(e, Turnout::FailedWithoutMove, &f.detail) {
+                        events.push(Event::Withdrawn(e, reason));
+                    }
+                }
             }
+            return unplayed(&setup, names, failures);
         }
         let (a, b) = (fixture.players.first, fixture.players.second);
         let (first, second) = if a < b {
@@ -196,53 +272,130 @@ impl Worker<'_, '_> {
                 time_control: spec.time_control,
             }
         }
-        let referee::Played { record, faulty } = referee::play(
+        let game_start = Instant::now();
+        let played = referee::play(
             &setup,
             BySide::new(seat(first, &t.engines[a]), seat(second, &t.engines[b])),
         );
+        let record = played.record;
+        if cancel.load(Ordering::SeqCst) {
+            // Killed by arena itself: neither a result nor a reason to restart anything.
+            return record;
+        }
         if t.log_protocol {
-            let mut text = String::new();
-            for side in Side::BOTH {
-                let e = fixture.players[side];
-                text.push_str(&format!("== {side}: {} ==\n", t.engines[e].spec.name));
-                if let Some(live) = self.live[e].as_mut() {
-                    for line in live.engine.take_transcript() {
-                        text.push_str(&line);
-                        text.push('\n');
-                    }
-                }
-            }
+            let lines = fixture
+                .players
+                .map(|e| self.live[e].as_mut().map(|l| l.engine.take_transcript()));
+            let text = transcript(game_start, names, lines, &record);
             let path = t.log_dir.join("games").join(format!("{}.log", fixture.id));
             if let Err(e) = fs::write(&path, text) {
-                notes.push(format!("cannot write {}: {e}", path.display()));
+                events.push(Event::Note(format!("cannot write {}: {e}", path.display())));
             }
         }
         for side in Side::BOTH {
+            let e = fixture.players[side];
+            let turnout = if played.at_fault == Some(side) && played.moves[side] == 0 {
+                Turnout::FailedWithoutMove
+            } else if played.moves[side] > 0 {
+                Turnout::Played
+            } else {
+                Turnout::Neutral
+            };
+            if let Some(reason) = health.count(e, turnout, &record.detail) {
+                events.push(Event::Withdrawn(e, reason));
+            }
             if t.restart_per_game {
-                self.stop(fixture.players[side]);
-            } else if faulty[side] {
-                let e = fixture.players[side];
                 self.stop(e);
-                notes.push(format!(
+            } else if played.faulty[side] {
+                self.stop(e);
+                events.push(Event::Note(format!(
                     "restarting {} after game {}: {}",
                     t.engines[e].spec.name, fixture.id, record.detail
-                ));
+                )));
             }
         }
         record
     }
 }
 
-/// The record of a game that could not start because `side`'s engine failed to come up.
+/// A game's protocol transcript: both engines' lines merged in time order on one clock (ms
+/// since the game was handed to the referee), each labelled with its side and engine, then
+/// the result.
+fn transcript(
+    start: Instant,
+    names: BySide<&str>,
+    lines: BySide<Option<Vec<TranscriptLine>>>,
+    record: &GameRecord,
+) -> String {
+    let mut merged: Vec<(Side, TranscriptLine)> = Vec::new();
+    for side in Side::BOTH {
+        for line in lines[side].clone().unwrap_or_default() {
+            merged.push((side, line));
+        }
+    }
+    // Stable: lines of one engine keep their order when time stamps tie.
+    merged.sort_by_key(|(_, line)| line.at);
+    let mut text = format!(
+        "# game {}: {} (first) vs {} (second) on {}; times in ms since the game started\n",
+        record.game_id, names.first, names.second, record.board
+    );
+    for (side, line) in merged {
+        let ms = line.at.saturating_duration_since(start).as_secs_f64() * 1e3;
+        let arrow = if line.sent { '>' } else { '<' };
+        text.push_str(&format!(
+            "{ms:10.3} {:<6} {:<12} {arrow} {}\n",
+            side.to_string(),
+            names[side],
+            line.text
+        ));
+    }
+    text.push_str(&format!(
+        "# result {} {}{}{}\n",
+        record.result,
+        record.termination,
+        if record.detail.is_empty() { "" } else { ": " },
+        record.detail
+    ));
+    text
+}
+
+/// The record of a game that could not start because one or both engines failed to come up
+/// (or were withdrawn): the other wins; when both failed, nobody does (`*`, not rated).
 fn unplayed(
     setup: &Setup<'_>,
     names: BySide<&str>,
-    side: Side,
-    failure: StartFailure,
+    failures: BySide<Option<StartFailure>>,
 ) -> GameRecord {
-    let outcome = Outcome::Decisive {
-        winner: side.other(),
+    let result = match (&failures.first, &failures.second) {
+        (Some(_), None) => Outcome::Decisive {
+            winner: Side::Second,
+        }
+        .result_str(),
+        (None, Some(_)) => Outcome::Decisive {
+            winner: Side::First,
+        }
+        .result_str(),
+        _ => "*",
     };
+    let termination = [&failures.first, &failures.second]
+        .into_iter()
+        .flatten()
+        .map(|f| f.termination)
+        .next()
+        .unwrap_or(Termination::Crash);
+    let detail = Side::BOTH
+        .into_iter()
+        .filter_map(|side| {
+            let f = failures[side].as_ref()?;
+            let verb = if f.termination == Termination::Withdrawn {
+                ""
+            } else {
+                "could not start: "
+            };
+            Some(format!("{} ({side}) {verb}{}", names[side], f.detail))
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
     GameRecord {
         game_id: setup.fixture.id,
         round: setup.fixture.round,
@@ -251,8 +404,8 @@ fn unplayed(
         pair: setup.fixture.pair,
         first: names.first.to_owned(),
         second: names.second.to_owned(),
-        result: outcome.result_str().to_owned(),
-        termination: failure.termination,
+        result: result.to_owned(),
+        termination,
         plies: 0,
         score_first: None,
         score_second: None,
@@ -261,10 +414,7 @@ fn unplayed(
         second_time_ms: 0,
         start_fen: setup.start.fen(),
         moves: String::new(),
-        detail: format!(
-            "{} ({side}) could not start: {}",
-            names[side], failure.detail
-        ),
+        detail,
     }
 }
 
@@ -284,6 +434,15 @@ pub fn run(
     drop(work_tx);
     let (event_tx, event_rx) = unbounded::<Event>();
     let registry = Arc::new(Registry::default());
+    let health = Health {
+        limit: tournament.withdraw_after.max(1),
+        state: Mutex::new(
+            (0..tournament.engines.len())
+                .map(|e| (0, tournament.withdrawn.get(e).cloned().flatten()))
+                .collect(),
+        ),
+    };
+    let health = &health;
     let cancelled = thread::scope(|scope| {
         for id in 0..concurrency.max(1) {
             let work_rx = work_rx.clone();
@@ -301,10 +460,10 @@ pub fn run(
                     if cancel.load(Ordering::SeqCst) {
                         break;
                     }
-                    let mut notes = Vec::new();
-                    let record = worker.play(&fixture, &mut notes);
-                    for note in notes {
-                        let _ = event_tx.send(Event::Note(note));
+                    let mut events = Vec::new();
+                    let record = worker.play(&fixture, health, cancel, &mut events);
+                    for event in events {
+                        let _ = event_tx.send(event);
                     }
                     // A game cut short by cancellation is not a result.
                     if cancel.load(Ordering::SeqCst) {

@@ -1,9 +1,15 @@
 //! The schedule: every game of a tournament, expanded up front from the config and the seed.
 //!
-//! For each board and round one start position is drawn from (seed, board, round); every pair
-//! of engines that both play the board's game plays it twice with colours swapped (a game
-//! pair). Game ids number the games in (board, round, engine pair, leg) order, so they, the
-//! boards and the engine seeds depend only on the config and the seed, never on threads.
+//! For each board and round one start position is drawn from (seed, board name, round); every
+//! pair of engines that both play the board's game plays it twice with colours swapped (a game
+//! pair). Game ids number the games in (round, board, engine pair, leg) order, so a run plays
+//! every board in round 1 before round 2, and raising `rounds` only appends games.
+//!
+//! What a game *is* never depends on its id: start positions derive from the board's name and
+//! the round, engine seeds from the board, round and the two engines' names. So adding a
+//! board, an engine or rounds to a finished tournament leaves every game already played
+//! exactly as the new schedule would play it; only ids may move, and a resumed run maps its
+//! rows to the new schedule by [`Fixture::key`]. Nothing here depends on threads.
 
 use crate::games::{AnyPosition, BoardSpec, BySide, GameKind, SpecError};
 use crate::seed;
@@ -27,6 +33,29 @@ pub struct Fixture {
     pub engine_seed: u64,
 }
 
+/// What identifies a game across schedules of compatible configs: board name, round, and the
+/// first and second players' names.
+pub type GameKey = (String, u32, String, String);
+
+impl Fixture {
+    /// This fixture's [`GameKey`], given the board and engine names in config order.
+    pub fn key(&self, board_names: &[String], engine_names: &[String]) -> GameKey {
+        (
+            board_names[self.board].clone(),
+            self.round,
+            engine_names[self.players.first].clone(),
+            engine_names[self.players.second].clone(),
+        )
+    }
+}
+
+/// FNV-1a of a name: how names enter seed paths.
+fn name_key(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// The whole tournament: fixtures and the start position of each (board, round).
 #[derive(Clone, Debug)]
 pub struct Schedule {
@@ -47,33 +76,49 @@ impl Schedule {
 const BOARD_TAG: u64 = 1;
 const ENGINE_TAG: u64 = 2;
 
-/// Expands the schedule.
-///
-/// `plays[e]` lists the games engine `e` plays; `hub` restricts pairs to those including that
-/// engine (a gauntlet).
+/// Who takes part, by config order: boards with their names, engines' names and the games
+/// each plays.
+pub struct Entrants<'a> {
+    /// Boards in config order.
+    pub boards: &'a [BoardSpec],
+    /// Their unique names.
+    pub board_names: &'a [String],
+    /// Engine names in config order.
+    pub engine_names: &'a [String],
+    /// `plays[e]`: the games engine `e` plays.
+    pub plays: &'a [Vec<GameKind>],
+}
+
+/// Expands the schedule: `rounds` rounds from `master_seed`; `hub` restricts pairs to those
+/// including that engine (a gauntlet).
 ///
 /// # Errors
 /// [`SpecError`] when a board cannot produce a start position.
 pub fn build(
-    boards: &[BoardSpec],
-    plays: &[Vec<GameKind>],
+    entrants: &Entrants<'_>,
     rounds: u32,
     master_seed: u64,
     hub: Option<usize>,
 ) -> Result<Schedule, SpecError> {
+    let Entrants {
+        boards,
+        board_names,
+        engine_names,
+        plays,
+    } = *entrants;
     let mut fixtures = Vec::new();
-    let mut starts = Vec::new();
+    let mut starts: Vec<Vec<AnyPosition>> = vec![Vec::new(); boards.len()];
     let mut pair_id = 0;
-    for (b, board) in boards.iter().enumerate() {
-        let kind = board.kind();
-        let entrants: Vec<usize> = (0..plays.len())
-            .filter(|&e| plays[e].contains(&kind))
-            .collect();
-        let mut board_starts = Vec::new();
-        for round in 1..=rounds {
-            board_starts.push(board.start_position(seed::derive(
+    for round in 1..=rounds {
+        for (b, board) in boards.iter().enumerate() {
+            let kind = board.kind();
+            let entrants: Vec<usize> = (0..plays.len())
+                .filter(|&e| plays[e].contains(&kind))
+                .collect();
+            let board_key = name_key(&board_names[b]);
+            starts[b].push(board.start_position(seed::derive(
                 master_seed,
-                &[BOARD_TAG, b as u64, u64::from(round)],
+                &[BOARD_TAG, board_key, u64::from(round)],
             ))?);
             for (k, &a) in entrants.iter().enumerate() {
                 for &c in &entrants[k + 1..] {
@@ -94,14 +139,22 @@ pub fn build(
                             pair: pair_id,
                             leg,
                             players,
-                            engine_seed: seed::derive(master_seed, &[ENGINE_TAG, id]) >> 1,
+                            engine_seed: seed::derive(
+                                master_seed,
+                                &[
+                                    ENGINE_TAG,
+                                    board_key,
+                                    u64::from(round),
+                                    name_key(&engine_names[players.first]),
+                                    name_key(&engine_names[players.second]),
+                                ],
+                            ) >> 1,
                         });
                     }
                     pair_id += 1;
                 }
             }
         }
-        starts.push(board_starts);
     }
     Ok(Schedule { fixtures, starts })
 }
@@ -109,6 +162,7 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     fn boards() -> Vec<BoardSpec> {
         [
@@ -120,6 +174,30 @@ mod tests {
         .collect()
     }
 
+    fn names(prefix: &str, n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("{prefix}{i}")).collect()
+    }
+
+    fn schedule(
+        boards: &[BoardSpec],
+        plays: &[Vec<GameKind>],
+        rounds: u32,
+        hub: Option<usize>,
+    ) -> Schedule {
+        build(
+            &Entrants {
+                boards,
+                board_names: &names("b", boards.len()),
+                engine_names: &names("e", plays.len()),
+                plays,
+            },
+            rounds,
+            42,
+            hub,
+        )
+        .unwrap()
+    }
+
     #[test]
     fn pairs_swap_colours_and_share_the_start() {
         let plays = vec![
@@ -127,7 +205,7 @@ mod tests {
             GameKind::ALL.to_vec(),
             vec![GameKind::SevenColors],
         ];
-        let s = build(&boards(), &plays, 2, 42, None).unwrap();
+        let s = schedule(&boards(), &plays, 2, None);
         // Awale: engines 0,1 only: 1 pair x 2 rounds x 2 legs. Seven Colors: 3 pairs x 2 x 2.
         assert_eq!(s.fixtures.len(), 4 + 12);
         for legs in s.fixtures.chunks(2) {
@@ -135,21 +213,51 @@ mod tests {
             assert_eq!(legs[0].players.first, legs[1].players.second);
             assert_eq!(s.start(&legs[0]).fen(), s.start(&legs[1]).fen());
         }
+        assert!(
+            s.fixtures.windows(2).all(|w| w[0].round <= w[1].round),
+            "round-major"
+        );
         assert_ne!(
             s.starts[0][0].fen(),
             s.starts[0][1].fen(),
             "rounds get new openings"
         );
-        let again = build(&boards(), &plays, 2, 42, None).unwrap();
+        let again = schedule(&boards(), &plays, 2, None);
         assert_eq!(s.fixtures, again.fixtures);
         assert_eq!(s.starts[1][1].fen(), again.starts[1][1].fen());
         assert!(s.fixtures.iter().all(|f| f.engine_seed < 1 << 63));
     }
 
+    /// Every game by key: its start position and engine seed.
+    fn games(s: &Schedule, plays: usize) -> BTreeMap<GameKey, (String, u64)> {
+        let (b, e) = (names("b", s.starts.len()), names("e", plays));
+        s.fixtures
+            .iter()
+            .map(|f| (f.key(&b, &e), (s.start(f).fen(), f.engine_seed)))
+            .collect()
+    }
+
+    #[test]
+    fn extending_a_tournament_keeps_every_game_it_had() {
+        let plays = vec![GameKind::ALL.to_vec(); 3];
+        let base = schedule(&boards()[..1], &plays[..2], 2, None);
+        let old = games(&base, 2);
+        // More rounds only append: same ids too.
+        let longer = schedule(&boards()[..1], &plays[..2], 5, None);
+        assert_eq!(longer.fixtures[..base.fixtures.len()], base.fixtures[..]);
+        // Another board and another engine: every old game is still there, identical.
+        let wider = schedule(&boards(), &plays, 2, None);
+        let new = games(&wider, 3);
+        assert!(new.len() > old.len());
+        for (key, game) in &old {
+            assert_eq!(new.get(key), Some(game), "{key:?}");
+        }
+    }
+
     #[test]
     fn gauntlet_keeps_only_the_hub_s_pairs() {
         let plays = vec![GameKind::ALL.to_vec(); 4];
-        let s = build(&boards()[1..], &plays, 1, 1, Some(2)).unwrap();
+        let s = schedule(&boards()[1..], &plays, 1, Some(2));
         assert_eq!(s.fixtures.len(), 3 * 2);
         assert!(
             s.fixtures

@@ -10,13 +10,22 @@ use crate::record::{GameRecord, Termination};
 /// Seconds between plain progress lines.
 const PLAIN_EVERY: Duration = Duration::from_secs(10);
 
-/// Shows games done out of the total, rate, ETA, and forfeits and crashes so far.
+/// Games this run must finish before a rate and an ETA are shown: earlier ones mostly measure
+/// engine start-up.
+const ETA_AFTER: u64 = 5;
+
+/// Shows games done out of the total, rate, ETA, and time forfeits, crashes (and protocol
+/// errors), illegal moves and withdrawals so far.
 pub struct Progress {
     bar: Option<ProgressBar>,
     total: u64,
     done: u64,
+    /// Games finished by this run (not resumed ones).
+    played: u64,
     forfeits: u64,
     crashes: u64,
+    illegal: u64,
+    withdrawn: u64,
     started: Instant,
     last_line: Instant,
     quiet: bool,
@@ -28,10 +37,8 @@ impl Progress {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new(total).with_position(done);
             bar.set_style(
-                ProgressStyle::with_template(
-                    "{bar:30} {pos}/{len} games  {per_sec}  ETA {eta}  {msg}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             bar
         });
@@ -39,8 +46,11 @@ impl Progress {
             bar,
             total,
             done,
+            played: 0,
             forfeits: 0,
             crashes: 0,
+            illegal: 0,
+            withdrawn: 0,
             started: Instant::now(),
             last_line: Instant::now(),
             quiet,
@@ -48,15 +58,32 @@ impl Progress {
     }
 
     fn message(&self) -> String {
-        format!("forfeits {}  crashes {}", self.forfeits, self.crashes)
+        let mut text = String::new();
+        if self.played >= ETA_AFTER {
+            let elapsed = self.started.elapsed().as_secs_f64().max(1e-3);
+            let rate = self.played as f64 / elapsed;
+            let left = (self.total - self.done) as f64 / rate;
+            text.push_str(&format!("{rate:.1} games/s  ETA {}  ", eta(left)));
+        }
+        text.push_str(&format!(
+            "time forfeits {}  crashes {}  illegal {}",
+            self.forfeits, self.crashes, self.illegal
+        ));
+        if self.withdrawn > 0 {
+            text.push_str(&format!("  withdrawn {}", self.withdrawn));
+        }
+        text
     }
 
     /// Counts a finished game.
     pub fn game(&mut self, record: &GameRecord) {
         self.done += 1;
+        self.played += 1;
         match record.termination {
             Termination::TimeForfeit => self.forfeits += 1,
             Termination::Crash | Termination::ProtocolError => self.crashes += 1,
+            Termination::IllegalMove => self.illegal += 1,
+            Termination::Withdrawn => self.withdrawn += 1,
             _ => {}
         }
         if let Some(bar) = &self.bar {
@@ -66,13 +93,7 @@ impl Progress {
             && (self.last_line.elapsed() >= PLAIN_EVERY || self.done == self.total)
         {
             self.last_line = Instant::now();
-            let rate = self.done as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
-            eprintln!(
-                "{}/{} games  {rate:.1}/s  {}",
-                self.done,
-                self.total,
-                self.message()
-            );
+            eprintln!("{}/{} games  {}", self.done, self.total, self.message());
         }
     }
 
@@ -90,5 +111,15 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// `42 s`, `3 min 5 s`, `2 h 10 min`.
+fn eta(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
     }
 }

@@ -1,19 +1,93 @@
 //! The end-of-run summary: standings of scope `all`, terminations by reason, and the
 //! two-engine line.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::path::Path;
 
 use crate::record::{GameRecord, Termination};
 use crate::standings::{self, Standings};
 
 /// The text printed after a run: a standings table (rank, engine, Elo ± interval, games,
 /// score), the count of terminations by reason, and for two engines the fastchess-style line.
+///
+/// When the engines did not all play the same games (one plays only Seven Colors, say), the
+/// pooled `all` ranking compares results on different games: then one table per game is shown
+/// instead, and ratings.csv keeps the pooled one under scope `all`.
 pub fn render(standings: &Standings, records: &[GameRecord], level: f64) -> String {
     let mut out = String::new();
+    let mut games_of: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for r in records {
+        for engine in [&r.first, &r.second] {
+            games_of.entry(engine).or_default().insert(&r.game);
+        }
+    }
+    let uniform = games_of.values().collect::<BTreeSet<_>>().len() <= 1;
+    if uniform {
+        table(&mut out, standings, "all");
+    } else {
+        let _ = writeln!(
+            out,
+            "engines played different games, so the rankings are per game (the pooled one is scope `all` in ratings.csv):"
+        );
+        let games: BTreeSet<&str> = records.iter().map(|r| r.game.as_str()).collect();
+        for game in games {
+            let _ = writeln!(out, "{game}:");
+            table(&mut out, standings, &format!("game:{game}"));
+        }
+    }
+    let counts: Vec<String> = Termination::ALL
+        .iter()
+        .map(|t| (t, records.iter().filter(|r| r.termination == *t).count()))
+        .filter(|&(_, n)| n > 0)
+        .map(|(t, n)| format!("{t} {n}"))
+        .collect();
+    let _ = writeln!(out, "{} games: {}", records.len(), counts.join(", "));
+    if let Some(line) = standings::two_engine_line(records, level) {
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+/// Engines charged with failures (crash, time forfeit, protocol error, illegal move,
+/// withdrawal), with counts and where their stderr logs are; empty when there were none.
+pub fn failures(records: &[GameRecord], log_dir: &Path) -> String {
+    let mut by_engine: BTreeMap<&str, BTreeMap<Termination, u64>> = BTreeMap::new();
+    for r in records {
+        let faulty = match r.termination {
+            Termination::Normal | Termination::MaxPlies | Termination::Resign => continue,
+            _ => match r.result.as_str() {
+                "1-0" => vec![&r.second],
+                "0-1" => vec![&r.first],
+                _ => vec![&r.first, &r.second],
+            },
+        };
+        for engine in faulty {
+            *by_engine
+                .entry(engine)
+                .or_default()
+                .entry(r.termination)
+                .or_default() += 1;
+        }
+    }
+    let mut out = String::new();
+    for (engine, counts) in by_engine {
+        let list: Vec<String> = counts.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        let _ = writeln!(
+            out,
+            "failures of {engine}: {}; stderr: {}",
+            list.join(", "),
+            log_dir.join(format!("{engine}.*.stderr.log")).display()
+        );
+    }
+    out
+}
+
+fn table(out: &mut String, standings: &Standings, scope: &str) {
     let rows: Vec<_> = standings
         .ratings
         .iter()
-        .filter(|r| r.scope == "all")
+        .filter(|r| r.scope == scope)
         .collect();
     let width = rows
         .iter()
@@ -40,17 +114,6 @@ pub fn render(standings: &Standings, records: &[GameRecord], level: f64) -> Stri
             r.flags
         );
     }
-    let counts: Vec<String> = Termination::ALL
-        .iter()
-        .map(|t| (t, records.iter().filter(|r| r.termination == *t).count()))
-        .filter(|&(_, n)| n > 0)
-        .map(|(t, n)| format!("{t} {n}"))
-        .collect();
-    let _ = writeln!(out, "{} games: {}", records.len(), counts.join(", "));
-    if let Some(line) = standings::two_engine_line(records, level) {
-        let _ = writeln!(out, "{line}");
-    }
-    out
 }
 
 /// CPU time (user + system) this process has used so far.

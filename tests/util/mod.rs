@@ -32,16 +32,43 @@ pub fn arena() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("arena").expect("arena binary")
 }
 
-/// A reference engine binary, built beside `arena` by `cargo test --workspace` (the engines
-/// crate's own integration tests make cargo build them).
+/// A reference engine binary of the `arena-engines` crate, beside `arena`. Whatever subset of
+/// the tests runs (`cargo test --test cli`, say), the engines are built on first use, once per
+/// test process, so no test depends on another target having been built first.
 pub fn engine(name: &str) -> String {
+    static BUILT: std::sync::Once = std::sync::Once::new();
     let dir = Path::new(env!("CARGO_BIN_EXE_arena"))
         .parent()
         .expect("target directory");
     let path = dir.join(name);
+    BUILT.call_once(|| {
+        if path.exists() {
+            return;
+        }
+        // The profile `cargo test` builds with, so nothing already built is rebuilt.
+        let profile = if dir.file_name().is_some_and(|d| d == "release") {
+            "release"
+        } else {
+            "test"
+        };
+        let mut cargo = std::process::Command::new(env!("CARGO"));
+        cargo
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "arena-engines",
+                "--bins",
+                "--profile",
+                profile,
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        let status = cargo.status().expect("cargo runs");
+        assert!(status.success(), "building the engines failed");
+    });
     assert!(
         path.exists(),
-        "{} is missing: run the tests with `cargo test --workspace`",
+        "{} is missing after building the engines",
         path.display()
     );
     path.display().to_string()

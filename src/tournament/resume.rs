@@ -1,0 +1,265 @@
+//! What an output directory already holds, and whether a run may continue it.
+//!
+//! A run leaves `config.resolved.yaml` (the config with its seed), `plays.yaml` (the games each
+//! engine plays, fixed by the first run's handshakes) and `games.csv`. Running again compares
+//! the new config and plays with those: identical, or a compatible *extension* (more rounds,
+//! more boards, more engines, nothing else changed), continues; anything else is refused with
+//! the keys that differ. Kept rows are then checked one by one against the new schedule (board,
+//! round, engines, start position): rows of games the schedule does not have are set aside in
+//! `games.dropped.csv`, never silently kept or lost. Reads files only; deletes nothing.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::Path;
+
+use serde_yaml::Value;
+
+use crate::config::Config;
+use crate::games::GameKind;
+use crate::record::{GameRecord, Termination};
+use crate::report::files;
+use crate::schedule::{GameKey, Schedule};
+
+/// The config as resolved by the run that wrote a directory.
+pub const RESOLVED: &str = "config.resolved.yaml";
+/// The games each engine plays, as fixed by the first run.
+pub const PLAYS: &str = "plays.yaml";
+/// Rows of games.csv that the schedule does not have, set aside on resume.
+pub const DROPPED: &str = "games.dropped.csv";
+
+/// The games each engine plays, by engine name.
+pub type Plays = BTreeMap<String, Vec<GameKind>>;
+
+/// What an output directory holds from an earlier run.
+#[derive(Debug, Default)]
+pub struct Previous {
+    /// Its resolved config, if readable.
+    pub config: Option<Config>,
+    /// Its plays, if recorded.
+    pub plays: Option<Plays>,
+    /// Whether it has a games.csv.
+    pub has_games: bool,
+}
+
+impl Previous {
+    /// Reads what `dir` holds; missing or unreadable files are simply absent.
+    pub fn read(dir: &Path) -> Previous {
+        let config = fs::read_to_string(dir.join(RESOLVED))
+            .ok()
+            .and_then(|t| serde_yaml::from_str(&t).ok());
+        let plays = fs::read_to_string(dir.join(PLAYS))
+            .ok()
+            .and_then(|t| serde_yaml::from_str(&t).ok());
+        Previous {
+            config,
+            plays,
+            has_games: dir.join(files::GAMES).exists(),
+        }
+    }
+}
+
+/// How a new config relates to the one that wrote the output directory.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Compatibility {
+    /// The same tournament.
+    Same,
+    /// The same games and more: what was added, in words.
+    Extension(Vec<String>),
+    /// Something that changes games already played: the keys that differ.
+    Conflict(Vec<String>),
+}
+
+/// The config without what never changes a game (`concurrency`, `output`).
+fn comparable(config: &Config) -> Value {
+    let mut config = config.clone();
+    config.concurrency = None;
+    config.output = None;
+    serde_yaml::to_value(&config).unwrap_or(Value::Null)
+}
+
+fn named(list: &Value, key: &str) -> Vec<(String, Value)> {
+    list.as_sequence()
+        .map(|items| {
+            items
+                .iter()
+                .map(|item| {
+                    let name = item
+                        .get(key)
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                        .unwrap_or_default();
+                    (name, item.clone())
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Compares configs and plays. Boards are compared by name (`board_names`, in the order of
+/// each config's `boards`), engines by name.
+pub fn compare(
+    old: &Config,
+    old_board_names: &[String],
+    old_plays: &Plays,
+    new: &Config,
+    new_board_names: &[String],
+    new_plays: &Plays,
+) -> Compatibility {
+    let (o, n) = (comparable(old), comparable(new));
+    let (Some(om), Some(nm)) = (o.as_mapping(), n.as_mapping()) else {
+        return Compatibility::Conflict(vec!["the whole config".into()]);
+    };
+    let mut conflicts = Vec::new();
+    let mut added = Vec::new();
+    let keys: BTreeSet<String> = om
+        .keys()
+        .chain(nm.keys())
+        .filter_map(|k| k.as_str().map(str::to_owned))
+        .collect();
+    for key in keys {
+        let (ov, nv) = (om.get(key.as_str()), nm.get(key.as_str()));
+        if ov == nv {
+            continue;
+        }
+        match key.as_str() {
+            "rounds" => {
+                let (a, b) = (old.rounds, new.rounds);
+                if b > a {
+                    added.push(format!("rounds {a} → {b}"));
+                } else {
+                    conflicts.push(format!(
+                        "rounds ({a} → {b}: fewer rounds drop played games)"
+                    ));
+                }
+            }
+            "boards" => {
+                let old_boards: Vec<(String, Value)> = old_board_names
+                    .iter()
+                    .cloned()
+                    .zip(ov.and_then(Value::as_sequence).cloned().unwrap_or_default())
+                    .collect();
+                let new_boards: BTreeMap<String, Value> = new_board_names
+                    .iter()
+                    .cloned()
+                    .zip(nv.and_then(Value::as_sequence).cloned().unwrap_or_default())
+                    .collect();
+                for (name, spec) in &old_boards {
+                    match new_boards.get(name) {
+                        Some(s) if s == spec => {}
+                        Some(_) => conflicts.push(format!("boards: `{name}` changed")),
+                        None => conflicts.push(format!("boards: `{name}` removed")),
+                    }
+                }
+                for name in new_boards.keys() {
+                    if !old_boards.iter().any(|(n, _)| n == name) {
+                        added.push(format!("board {name}"));
+                    }
+                }
+            }
+            "engines" => {
+                let old_engines = named(ov.unwrap_or(&Value::Null), "name");
+                let new_engines: BTreeMap<String, Value> =
+                    named(nv.unwrap_or(&Value::Null), "name")
+                        .into_iter()
+                        .collect();
+                for (name, spec) in &old_engines {
+                    match new_engines.get(name) {
+                        Some(s) if s == spec => {}
+                        Some(_) => conflicts.push(format!("engines: `{name}` changed")),
+                        None => conflicts.push(format!("engines: `{name}` removed")),
+                    }
+                }
+                for name in new_engines.keys() {
+                    if !old_engines.iter().any(|(n, _)| n == name) {
+                        added.push(format!("engine {name}"));
+                    }
+                }
+            }
+            other => conflicts.push(other.to_owned()),
+        }
+    }
+    for (engine, games) in old_plays {
+        if let Some(now) = new_plays.get(engine) {
+            if now != games {
+                let list =
+                    |g: &[GameKind]| g.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ");
+                conflicts.push(format!(
+                    "engine `{engine}` played [{}] and now plays [{}] (its UGI_Variant or `games` changed)",
+                    list(games),
+                    list(now)
+                ));
+            }
+        }
+    }
+    if !conflicts.is_empty() {
+        Compatibility::Conflict(conflicts)
+    } else if !added.is_empty() {
+        Compatibility::Extension(added)
+    } else {
+        Compatibility::Same
+    }
+}
+
+/// The rows of an earlier run sorted into what the new schedule keeps and what it does not.
+#[derive(Debug, Default)]
+pub struct Sorted {
+    /// Rows of scheduled games, renumbered to the new schedule's ids and pairs.
+    pub kept: Vec<GameRecord>,
+    /// Rows the schedule does not have (or whose start position differs), or repeats.
+    pub dropped: Vec<(GameRecord, String)>,
+    /// Forfeits of withdrawn engines, which are played again.
+    pub retried: usize,
+}
+
+/// Checks every row against the schedule by [`GameKey`] and start position; rows that match
+/// take the fixture's id and pair (which move when a tournament is extended).
+pub fn sort_rows(
+    records: Vec<GameRecord>,
+    schedule: &Schedule,
+    board_names: &[String],
+    engine_names: &[String],
+) -> Sorted {
+    let by_key: BTreeMap<GameKey, usize> = schedule
+        .fixtures
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.key(board_names, engine_names), i))
+        .collect();
+    let mut seen = BTreeSet::new();
+    let mut sorted = Sorted::default();
+    for mut record in records {
+        if record.termination == Termination::Withdrawn {
+            sorted.retried += 1;
+            continue;
+        }
+        let key = (
+            record.board.clone(),
+            record.round,
+            record.first.clone(),
+            record.second.clone(),
+        );
+        let Some(&i) = by_key.get(&key) else {
+            sorted
+                .dropped
+                .push((record, "not a game of this schedule".into()));
+            continue;
+        };
+        let fixture = &schedule.fixtures[i];
+        if schedule.start(fixture).fen() != record.start_fen {
+            sorted
+                .dropped
+                .push((record, "its start position is not the schedule's".into()));
+            continue;
+        }
+        if !seen.insert(i) {
+            sorted
+                .dropped
+                .push((record, "a second row of the same game".into()));
+            continue;
+        }
+        record.game_id = fixture.id;
+        record.pair = fixture.pair;
+        sorted.kept.push(record);
+    }
+    sorted
+}
