@@ -219,6 +219,7 @@ impl Worker<'_, '_> {
         cancel: &AtomicBool,
         events: &mut Vec<Event>,
     ) -> GameRecord {
+        let game_start = Instant::now();
         let t = self.tournament;
         let board = &t.boards[fixture.board];
         let start = t.schedule.start(fixture);
@@ -272,7 +273,6 @@ impl Worker<'_, '_> {
                 time_control: spec.time_control,
             }
         }
-        let game_start = Instant::now();
         let played = referee::play(
             &setup,
             BySide::new(seat(first, &t.engines[a]), seat(second, &t.engines[b])),

@@ -74,17 +74,40 @@ proptest! {
         let games = round_robin(engines, 5, random_seed);
         let base = fit(engines, &games, &FitOptions::default());
         prop_assume!(base.flags.iter().all(|f| !f.prior));
-        // With no spread at all (every result exactly as expected) the interval is 0 and the
-        // ratio is undefined.
-        prop_assume!(base.err.iter().all(|&e| e > 1e-6));
         let offset = games.iter().map(|g| g.cluster).max().unwrap() + 1;
         let mut doubled = games.clone();
         doubled.extend(games.iter().map(|g| FitGame { cluster: g.cluster + offset, ..*g }));
         let twice = fit(engines, &doubled, &FitOptions::default());
+        let floored = base.flags.iter().chain(&twice.flags).any(|f| f.floor);
         for e in 0..engines {
             prop_assert!(close(base.elo[e], twice.elo[e]));
-            prop_assert!(close(base.err[e] / twice.err[e], 2f64.sqrt()), "{} {}", base.err[e], twice.err[e]);
+            // Never zero width, even for samples without spread (the kept regression case:
+            // every result exactly as expected).
+            prop_assert!(base.err[e] > 0.0 && twice.err[e] > 0.0, "{} {}", base.err[e], twice.err[e]);
+            if floored {
+                // The floor v0/(n+1) is a prior, not data: more games still narrow it.
+                prop_assert!(twice.err[e] < base.err[e], "{} {}", base.err[e], twice.err[e]);
+            } else {
+                prop_assert!(close(base.err[e] / twice.err[e], 2f64.sqrt()), "{} {}", base.err[e], twice.err[e]);
+            }
         }
+    }
+
+    /// Issue 18: with any finite number of games, every interval has positive width.
+    #[test]
+    fn every_interval_has_positive_width(engines in 2..7usize, random_seed: u64, pairs in 1..4usize) {
+        let games = round_robin(engines, pairs, random_seed);
+        let f = fit(engines, &games, &FitOptions::default());
+        prop_assert!(f.err.iter().all(|&e| e > 0.0), "{:?}", f.err);
+        let mut penta = [0u64; 5];
+        for pair in games.chunks(2) {
+            // Engine pair.a's points over the pair, in half points.
+            let points = pair[0].points_a + (1.0 - pair[1].points_a);
+            penta[(points * 2.0).round() as usize] += 1;
+        }
+        let e = arena::rating::pentanomial(penta, 0.95).unwrap();
+        let width = e.upper.unwrap_or(f64::INFINITY) - e.lower.unwrap_or(f64::NEG_INFINITY);
+        prop_assert!(width > 0.0, "{e:?}");
     }
 
     #[test]

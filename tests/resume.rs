@@ -92,27 +92,71 @@ fn sigkill_mid_run_then_resume_equals_a_clean_run() {
 
 #[test]
 fn sigint_stops_cleanly_with_exit_130_and_resumes() {
+    // Slow enough to be interrupted for sure: 10 games of about 50 plies at 30 ms a move, by
+    // engines that search for their whole movetime.
     let dir = Dir::new();
-    let path = config(&dir, "int");
-    let mut child = start(&path);
-    wait_for_rows(&mut child, &dir.path("int/games.csv"), 6);
+    let path = dir.write(
+        "int.yaml",
+        &format!(
+            "name: int
+seed: 4
+rounds: 5
+concurrency: 2
+time_control: {{ movetime_ms: 30 }}
+boards:
+  - {{ game: awale, pits: 6 }}
+engines:
+  - {{ name: a, command: {alphabeta} }}
+  - {{ name: b, command: {mcts} }}
+output: {out}
+",
+            alphabeta = engine("alphabeta"),
+            mcts = engine("mcts"),
+            out = dir.path("int").display(),
+        ),
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("run")
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arena starts");
+    wait_for_rows(&mut child, &dir.path("int/games.csv"), 1);
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
-    let status = child.wait().unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
     let (partial, dropped) = arena::report::files::read_games(&dir.path("int/games.csv")).unwrap();
-    if partial.len() < 54 {
-        assert_eq!(status.code(), Some(130), "an interrupted run exits 130");
-        assert_eq!(dropped, None, "every written row is whole");
-        let ratings = fs::read_to_string(dir.path("int/ratings.csv")).unwrap();
-        assert!(
-            ratings.lines().count() > 1,
-            "ratings rewritten from what finished"
-        );
-    }
+    assert!(
+        !partial.is_empty() && partial.len() < 10,
+        "{}",
+        partial.len()
+    );
+    assert_eq!(dropped, None, "every written row is whole");
+    assert!(
+        stdout.starts_with("INTERRUPTED: partial results"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("run the same command to resume"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("restarting"),
+        "engines arena killed are not restarts: {stderr}"
+    );
+    let ratings = fs::read_to_string(dir.path("int/ratings.csv")).unwrap();
+    assert!(
+        ratings.lines().count() > 1,
+        "ratings rewritten from what finished"
+    );
     arena().args(["run", "-q"]).arg(&path).assert().success();
     let resumed = read_games(&dir.path("int/games.csv"));
-    assert_eq!(resumed.len(), 54);
+    assert_eq!(resumed.len(), 10);
     let ids: Vec<u64> = resumed.iter().map(|g| g.game_id).collect();
-    assert_eq!(ids, (0..54).collect::<Vec<u64>>());
+    assert_eq!(ids, (0..10).collect::<Vec<u64>>());
 }
 
 #[test]

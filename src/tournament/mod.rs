@@ -581,21 +581,22 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         .cloned()
         .collect();
     let total = prepared.schedule.fixtures.len() as u64;
-    let mut progress = Progress::new(total, total - todo.len() as u64, options.quiet);
-    for w in prepared.warnings.iter() {
-        progress.println(&format!("warning: {w}"));
+    // Before the bar exists, and whatever --quiet says: they are about the results.
+    for w in &prepared.warnings {
+        eprintln!("warning: {w}");
     }
     for n in &notes {
-        progress.println(&format!("note: {n}"));
+        eprintln!("note: {n}");
     }
     if !done.is_empty() {
-        progress.println(&format!(
+        eprintln!(
             "resuming: {} of {total} games already in {}",
             done.len(),
             out.display()
-        ));
+        );
     }
 
+    let mut progress = Progress::new(total, total - todo.len() as u64, options.quiet);
     let cancel = Arc::new(AtomicBool::new(false));
     install_signals(&cancel);
     let mut writer =

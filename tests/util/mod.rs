@@ -33,8 +33,8 @@ pub fn arena() -> assert_cmd::Command {
 }
 
 /// A reference engine binary of the `arena-engines` crate, beside `arena`. Whatever subset of
-/// the tests runs (`cargo test --test cli`, say), the engines are built on first use, once per
-/// test process, so no test depends on another target having been built first.
+/// the tests runs (`cargo test --test cli`, say), the engines are brought up to date on first
+/// use, once per test process, so no test depends on another target having been built first.
 pub fn engine(name: &str) -> String {
     static BUILT: std::sync::Once = std::sync::Once::new();
     let dir = Path::new(env!("CARGO_BIN_EXE_arena"))
@@ -42,10 +42,9 @@ pub fn engine(name: &str) -> String {
         .expect("target directory");
     let path = dir.join(name);
     BUILT.call_once(|| {
-        if path.exists() {
-            return;
-        }
-        // The profile `cargo test` builds with, so nothing already built is rebuilt.
+        // Always asked (a no-op when fresh): `cargo test --test X` builds only arena's targets,
+        // so the engines could be stale or missing. The profile `cargo test` builds with, so
+        // nothing already built is rebuilt.
         let profile = if dir.file_name().is_some_and(|d| d == "release") {
             "release"
         } else {

@@ -1,12 +1,14 @@
 //! `hostile`: a test engine that misbehaves on purpose, one flag per fault, so that the
 //! runner's handling of each can be tested. Without a fault flag it plays the first legal move.
 //!
-//! Usage: `hostile [--tag TEXT] FAULT [--at N] [--mb N]`, where FAULT is one of
+//! Usage: `hostile [--tag TEXT] FAULT [--at N] [--mb N] [--threads N]`, where FAULT is one of
 //! `--no-ugi`, `--exit-in-handshake`, `--crash`, `--hang`, `--late`, `--garbage`, `--illegal`,
 //! `--wrong-game`, `--empty-bestmove`, `--flood-info`, `--flood-stderr`, `--long-line`,
-//! `--non-utf8`, `--ignore-quit`, `--fork-child`, `--close-stdout`. `--at N` picks the N-th
-//! `go` of the process (1-based, default 1) for faults that happen on a move; `--mb N` sizes
-//! the floods (default 100). `--tag` is ignored: tests use it to find leftover processes.
+//! `--non-utf8`, `--ignore-quit`, `--fork-child`, `--close-stdout`, `--grow` (allocates and
+//! touches `--mb` MiB). `--at N` picks the N-th `go` of the process (1-based, default 1) for
+//! faults that happen on a move; `--mb N` sizes the floods and `--grow` (default 100);
+//! `--threads N` starts N extra idle threads at start-up (a panic if the OS refuses one).
+//! `--tag` is ignored: tests use it to find leftover processes.
 
 use std::io::{self, BufRead, Write};
 use std::process::{Command, Stdio};
@@ -34,9 +36,10 @@ enum Fault {
     IgnoreQuit,
     ForkChild,
     CloseStdout,
+    Grow,
 }
 
-fn parse_args() -> (Fault, u32, usize, bool, String) {
+fn parse_args() -> (Fault, u32, usize, bool, String, usize) {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let tag = args
         .iter()
@@ -45,13 +48,15 @@ fn parse_args() -> (Fault, u32, usize, bool, String) {
         .cloned()
         .unwrap_or_default();
     let mut fault = Fault::None;
-    let (mut at, mut mb, mut child) = (1, 100, false);
+    let (mut at, mut mb, mut child, mut threads) = (1, 100, false, 0);
     let mut i = 0;
     while i < args.len() {
         let value = args.get(i + 1).and_then(|v| v.parse::<usize>().ok());
         match args[i].as_str() {
             "--at" => at = value.unwrap_or(1) as u32,
             "--mb" => mb = value.unwrap_or(100),
+            "--threads" => threads = value.unwrap_or(0),
+            "--grow" => fault = Fault::Grow,
             "--tag" => {}
             "--child" => child = true,
             "--no-ugi" => fault = Fault::NoUgi,
@@ -72,13 +77,13 @@ fn parse_args() -> (Fault, u32, usize, bool, String) {
             "--close-stdout" => fault = Fault::CloseStdout,
             _ => {}
         }
-        i += if matches!(args[i].as_str(), "--at" | "--mb" | "--tag") {
+        i += if matches!(args[i].as_str(), "--at" | "--mb" | "--tag" | "--threads") {
             2
         } else {
             1
         };
     }
-    (fault, at, mb, child, tag)
+    (fault, at, mb, child, tag, threads)
 }
 
 fn say(out: &mut impl Write, line: &str) {
@@ -88,30 +93,32 @@ fn say(out: &mut impl Write, line: &str) {
 }
 
 /// A move text that parses but is illegal here (Awale: an empty pit; Amazons: a queen that is
-/// not the mover's), or `None` where every move text is legal (Seven Colors).
+/// not the mover's), or `None` where there is none (Seven Colors; Awale with every pit full).
 fn illegal_move(pos: &AnyPosition) -> Option<String> {
     match pos {
         AnyPosition::Awale(p) => {
             let row = p.row(arena::games::Game::side_to_move(p));
-            let empty = row.clone().find(|&i| p.pits()[i] == 0);
-            // Every pit full: pit numbers past the row are syntax errors, so use a non-feeding
-            // one if any; else fall back to an out-of-range pit.
-            Some(empty.map_or_else(
-                || (row.len() + 1).to_string(),
-                |i| (i - row.start + 1).to_string(),
-            ))
+            let empty = row.clone().find(|&i| p.pits()[i] == 0)?;
+            Some((empty - row.start + 1).to_string())
         }
         AnyPosition::Amazons(_) => Some("0-0-0".into()),
-        AnyPosition::SevenColors(_) => Some("Z".into()),
+        AnyPosition::SevenColors(_) => None,
     }
 }
 
 fn main() {
-    let (fault, at, mb, child, tag) = parse_args();
+    let (fault, at, mb, child, tag, threads) = parse_args();
     if child {
         // The forked child: holds the inherited pipes open and lives on.
         thread::sleep(Duration::from_secs(600));
         return;
+    }
+    for _ in 0..threads {
+        thread::spawn(|| {
+            loop {
+                thread::sleep(Duration::from_secs(60));
+            }
+        });
     }
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
@@ -165,7 +172,13 @@ fn main() {
                     .as_ref()
                     .and_then(|p| p.legal_move_texts().into_iter().next());
                 let best = first.unwrap_or_else(|| "resign".into());
-                if gos != at {
+                // An illegal move strikes at the first `go` from `at` on where one exists.
+                let illegal = position.as_ref().and_then(illegal_move);
+                let strikes = match fault {
+                    Fault::Illegal => gos >= at && illegal.is_some(),
+                    _ => gos == at,
+                };
+                if !strikes {
                     say(&mut out, &format!("bestmove {best}"));
                     continue;
                 }
@@ -191,10 +204,7 @@ fn main() {
                         say(&mut out, &format!("bestmove {best}"));
                     }
                     Fault::Illegal => {
-                        let mv = position
-                            .as_ref()
-                            .and_then(illegal_move)
-                            .unwrap_or_else(|| "Z".into());
+                        let mv = illegal.unwrap_or_default();
                         say(&mut out, &format!("bestmove {mv}"));
                     }
                     Fault::WrongGame => say(&mut out, "bestmove 93-33-30"),
@@ -240,6 +250,12 @@ fn main() {
                             .spawn();
                         // The parent dies; the child keeps stdout open.
                         std::process::exit(4);
+                    }
+                    Fault::Grow => {
+                        // Touched, so the pages are really there; aborts past a memory limit.
+                        let block = vec![1u8; mb << 20];
+                        std::hint::black_box(&block);
+                        say(&mut out, &format!("bestmove {best}"));
                     }
                     Fault::CloseStdout => {
                         close_stdout();
