@@ -195,6 +195,9 @@ pub fn check(args: &CheckArgs) -> ExitCode {
                 }
             }
         }
+        for note in crate::player_library::check_notes(&plan) {
+            println!("{note}");
+        }
         let mut warnings = Vec::new();
         let plays = games_played(&plan, &identities, &mut warnings)?;
         for w in &warnings {

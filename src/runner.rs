@@ -42,7 +42,7 @@ pub struct Tournament<'a> {
     pub log_dir: PathBuf,
     /// Write every game's full protocol transcript to `log_dir/games/<id>.log`.
     pub log_protocol: bool,
-    /// Start fresh engine processes for every game.
+    /// Start fresh engine processes for every game (an engine's own `restart` overrides it).
     pub restart_per_game: bool,
 }
 
@@ -218,7 +218,7 @@ impl Worker<'_, '_> {
             }
         }
         for side in Side::BOTH {
-            if t.restart_per_game {
+            if t.engines[fixture.players[side]].restarts_per_game(t.restart_per_game) {
                 self.stop(fixture.players[side]);
             } else if faulty[side] {
                 let e = fixture.players[side];
