@@ -343,3 +343,56 @@ output: {out}
         "the same seed replays the same games"
     );
 }
+
+#[test]
+fn the_adapter_names_what_it_cannot_load() {
+    let dir = Dir::new();
+    let source = dir.write(
+        "half.c",
+        "const char *get_player_name(void) { return \"half\"; }\n",
+    );
+    let so = dir.path("half.so");
+    let status = Command::new("gcc")
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&so)
+        .arg(&source)
+        .status()
+        .expect("gcc runs");
+    assert!(status.success());
+    let adapter = || assert_cmd::Command::new(engine("player-so"));
+    let out = adapter()
+        .arg("--library")
+        .arg(&so)
+        .args(["--directions", "clockwise"])
+        .write_stdin("ugi\n")
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("half.so has no `initialize` (player.h)"),
+        "{stderr}"
+    );
+    assert!(
+        out.get_output().stdout.is_empty(),
+        "no handshake without a player"
+    );
+    let out = adapter()
+        .arg("--library")
+        .arg(dir.path("none.so"))
+        .args(["--directions", "clockwise"])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("cannot load the player library"),
+        "{stderr}"
+    );
+    let out = adapter()
+        .arg("--library")
+        .arg(&so)
+        .args(["--directions", "east"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("unknown directions `east`"), "{stderr}");
+}
