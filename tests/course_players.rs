@@ -291,6 +291,34 @@ engines:
         ),
         "{stdout}"
     );
+    // A library that does not load is named with the adapter's reason.
+    let half = dir.write(
+        "half.c",
+        "const char *get_player_name(void) { return \"half\"; }\n",
+    );
+    let status = Command::new("gcc")
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(dir.path("half.so"))
+        .arg(&half)
+        .status()
+        .expect("gcc runs");
+    assert!(status.success());
+    let out = arena()
+        .arg("check")
+        .arg(config(
+            &format!(
+                "{{ name: half, library: {}, directions: clockwise }}",
+                dir.path("half.so").display()
+            ),
+            "",
+        ))
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("FAILED to load: ") && stdout.contains("half.so has no `initialize`"),
+        "{stdout}"
+    );
 }
 
 #[test]

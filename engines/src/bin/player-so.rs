@@ -4,7 +4,8 @@
 //! `arena::player_library` and `docs/course-players.md`); it owns the library's process and
 //! nothing else: no rules beyond reading position texts, no clock.
 //!
-//! Usage: `player-so --library <path.so> --directions clockwise|west3 [--name <name>]`.
+//! Usage: `player-so --library <path.so> --directions clockwise|west3 [--name <name>]
+//! [--check]`; `--check` only loads GSL and the library, and exits 0 when both load.
 //!
 //! What real player libraries need, and where it is done here:
 //! - the protocol runs on private duplicates of stdin and stdout; fd 1 points at stderr and
@@ -267,12 +268,18 @@ struct Args {
     library: PathBuf,
     directions: Directions,
     name: Option<String>,
+    /// Load GSL and the library, then exit 0 (`arena check`'s load test).
+    check: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
-    let (mut library, mut directions, mut name) = (None, None, None);
+    let (mut library, mut directions, mut name, mut check) = (None, None, None, false);
     while let Some(flag) = args.next() {
+        if flag == "--check" {
+            check = true;
+            continue;
+        }
         let mut value = || args.next().ok_or(format!("{flag} needs a value"));
         match flag.as_str() {
             "--library" => library = Some(PathBuf::from(value()?)),
@@ -285,6 +292,7 @@ fn parse_args() -> Result<Args, String> {
         library: library.ok_or("--library is required")?,
         directions: directions.ok_or("--directions is required (clockwise or west3)")?,
         name,
+        check,
     })
 }
 
@@ -293,7 +301,7 @@ fn main() {
         Ok(args) => args,
         Err(e) => {
             eprintln!(
-                "player-so: {e}\nusage: player-so --library <path.so> --directions clockwise|west3 [--name <name>]"
+                "player-so: {e}\nusage: player-so --library <path.so> --directions clockwise|west3 [--name <name>] [--check]"
             );
             std::process::exit(2);
         }
@@ -308,6 +316,10 @@ fn main() {
             std::process::exit(1);
         }
     };
+    if args.check {
+        // SAFETY: as below; the library's exit handlers are not run.
+        unsafe { libc::_exit(0) }
+    }
     run(
         &args,
         input,
