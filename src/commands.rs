@@ -100,6 +100,9 @@ pub fn check(args: &CheckArgs) -> ExitCode {
                 tournament::describe_failures(&plan, &prepared.identities)
             );
         }
+        for note in crate::player_library::check_notes(&plan) {
+            println!("{note}");
+        }
         for w in &prepared.warnings {
             println!("warning: {w}");
         }

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine;
 use crate::games::{BoardSpec, GameKind};
+use crate::player_library;
 
 /// A config that cannot be used, with the file and, where the parser knows it, line and column.
 #[derive(Debug, thiserror::Error)]
@@ -210,7 +211,8 @@ impl fmt::Display for OptionValue {
 pub struct EngineSpec {
     /// Unique name, used in every result file.
     pub name: String,
-    /// Program to run (no shell).
+    /// Program to run (no shell); empty for a library engine (`library`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub command: String,
     /// Its arguments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -224,9 +226,20 @@ pub struct EngineSpec {
     /// Its own time control (time odds); default: the tournament's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_control: Option<TimeControlSpec>,
-    /// Resource limits: `{ memory_mb: 512, threads: 4 }`.
+    /// Resource limits: `{ memory_mb: 512, user_processes: 64 }`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limits: Option<engine::Limits>,
+    /// A course Amazons player library (`player.h`), run by the `player-so` adapter instead of
+    /// a `command`; see [`crate::player_library`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub library: Option<PathBuf>,
+    /// The `dir.h` version the library was compiled against; required with `library`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directions: Option<player_library::Directions>,
+    /// This engine's own `restart`; default the tournament's, and `per_game` for a library
+    /// engine (course players keep global state that `finalize` does not reset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart: Option<Restart>,
 }
 
 /// An anchor: the engine whose rating is fixed.
@@ -343,12 +356,59 @@ pub enum Format {
 /// A validated engine entry.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanEngine {
-    /// The entry as written.
+    /// The entry as written; for a library engine, with `command` and `args` those of the
+    /// `player-so` adapter and `restart` defaulted to `per_game`.
     pub spec: EngineSpec,
     /// The resolved program.
     pub program: PathBuf,
     /// Its time control.
     pub time_control: TimeControl,
+}
+
+impl PlanEngine {
+    /// Whether this engine gets a fresh process for every game: its own `restart`, else the
+    /// tournament's (`tournament_per_game`).
+    pub fn restarts_per_game(&self, tournament_per_game: bool) -> bool {
+        self.spec
+            .restart
+            .map_or(tournament_per_game, |r| r == Restart::PerGame)
+    }
+}
+
+/// Checks a `library` engine entry and turns it into the adapter's command line (see
+/// [`player_library::adapter_command`]); checks that a `command` entry has no `directions`.
+fn resolve_library(spec: &mut EngineSpec, base: &Path) -> Result<(), String> {
+    let Some(library) = spec.library.clone() else {
+        if spec.command.is_empty() {
+            return Err("needs a `command` (or a `library`)".into());
+        }
+        if spec.directions.is_some() {
+            return Err("`directions` is only for `library` engines".into());
+        }
+        return Ok(());
+    };
+    if !spec.command.is_empty() || !spec.args.is_empty() {
+        return Err(
+            "`library` and `command`/`args` are exclusive: a library runs in arena's \
+             player-so adapter"
+                .into(),
+        );
+    }
+    let directions = spec.directions.ok_or(
+        "a library engine needs `directions: clockwise` or `directions: west3` (the dir.h its \
+         team compiled against; see docs/course-players.md)",
+    )?;
+    let adapter = player_library::adapter_command(
+        &spec.name,
+        &library,
+        directions,
+        base,
+        &player_library::adapter_dir()?,
+    )?;
+    spec.command = adapter.program.display().to_string();
+    spec.args = adapter.args;
+    spec.restart.get_or_insert(Restart::PerGame);
+    Ok(())
 }
 
 /// A validated tournament, ready to schedule.
@@ -567,6 +627,8 @@ impl Config {
                     spec.name
                 )));
             }
+            let mut spec = spec.clone();
+            resolve_library(&mut spec, base).map_err(|e| fail(format!("{label}: {e}")))?;
             let program = engine::resolve_program(&spec.command, base)
                 .map_err(|e| fail(format!("{label}: {e}")))?;
             let time_control = match &spec.time_control {
@@ -576,7 +638,7 @@ impl Config {
                 None => global,
             };
             engines.push(PlanEngine {
-                spec: spec.clone(),
+                spec,
                 program,
                 time_control,
             });

@@ -44,7 +44,7 @@ pub struct Tournament<'a> {
     pub log_dir: PathBuf,
     /// Write every game's full protocol transcript to `log_dir/games/<id>.log`.
     pub log_protocol: bool,
-    /// Start fresh engine processes for every game.
+    /// Start fresh engine processes for every game (an engine's own `restart` overrides it).
     pub restart_per_game: bool,
     /// Games failed in a row without a move after which an engine is withdrawn (≥ 1).
     pub withdraw_after: u32,
@@ -74,7 +74,7 @@ struct Health {
 /// How a game went for one engine, as far as withdrawal is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Turnout {
-    /// It was charged with the failure without having played a move.
+    /// It crashed, broke the protocol or ran out of time without having played a move.
     FailedWithoutMove,
     /// It played at least one move.
     Played,
@@ -294,7 +294,13 @@ impl Worker<'_, '_> {
         }
         for side in Side::BOTH {
             let e = fixture.players[side];
-            let turnout = if played.at_fault == Some(side) && played.moves[side] == 0 {
+            // Only an engine that produced no move at all counts: an illegal move is a move
+            // (a buggy engine, e.g. a course player with the wrong `directions`, keeps playing).
+            let silent = matches!(
+                record.termination,
+                Termination::Crash | Termination::ProtocolError | Termination::TimeForfeit
+            );
+            let turnout = if silent && played.at_fault == Some(side) && played.moves[side] == 0 {
                 Turnout::FailedWithoutMove
             } else if played.moves[side] > 0 {
                 Turnout::Played
@@ -304,7 +310,7 @@ impl Worker<'_, '_> {
             if let Some(reason) = health.count(e, turnout, &record.detail) {
                 events.push(Event::Withdrawn(e, reason));
             }
-            if t.restart_per_game {
+            if t.engines[e].restarts_per_game(t.restart_per_game) {
                 self.stop(e);
             } else if played.faulty[side] {
                 self.stop(e);

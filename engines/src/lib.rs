@@ -14,6 +14,9 @@
 //! | `mobility` | amazons | one ply, own minus opponent's queen mobility |
 //! | `alphabeta` | all | iterative-deepening alpha-beta ([`alphabeta`]) with per-game evaluations |
 //!
+//! `player-so` runs a course Amazons player library (`player.h`) as a UGI engine; arena starts it
+//! for config entries with `library:` (see `docs/course-players.md`).
+//!
 //! Three more binaries serve tests and benchmarks: `instant` (the first legal move at once),
 //! `hostile` (misbehaves on purpose, one flag per fault) and `pingpong` (the pipe floor of the
 //! runner-overhead benchmark).

@@ -1,0 +1,433 @@
+//! Course Amazons player libraries (player.h) through the real binary: the test players of
+//! `tests/players/` are compiled with gcc against GSL (Debian's `libgsl-dev`, installed by
+//! `.ci/run`), then play tournaments against arena's `random` and `mobility` through the
+//! `player-so` adapter. Each player stands for one pitfall of real course submissions.
+
+mod util;
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use arena::record::{GameRecord, Termination};
+use util::{Dir, arena, engine, read_games};
+
+/// Compiles `tests/players/<source>.c` into `<dir>/<name>.so` with the given dir.h version.
+fn compile(dir: &Path, name: &str, source: &str, directions: &str, with_gsl: bool) -> PathBuf {
+    let players = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/players");
+    let out = dir.join(format!("{name}.so"));
+    let mut gcc = Command::new("gcc");
+    gcc.args(["-std=gnu99", "-O1", "-Wall", "-Werror", "-shared", "-fPIC"])
+        .arg(format!("-I{}", players.display()))
+        .arg(format!(
+            "-I{}",
+            players.join(format!("dir-{directions}")).display()
+        ))
+        .arg("-o")
+        .arg(&out)
+        .arg(players.join(format!("{source}.c")));
+    if with_gsl {
+        gcc.args(["-lgsl", "-lgslcblas"]);
+    }
+    let status = gcc.status().unwrap_or_else(|e| {
+        panic!("cannot run gcc ({e}): install gcc and libgsl-dev (.ci/run does)")
+    });
+    assert!(
+        status.success(),
+        "gcc failed on {source}.c: are GSL's headers there? (apt-get install libgsl-dev; .ci/run does)"
+    );
+    out
+}
+
+/// Processes whose command line contains `tag`.
+fn survivors(tag: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
+            if String::from_utf8_lossy(&cmdline)
+                .replace('\0', " ")
+                .contains(tag)
+            {
+                found.push(pid);
+            }
+        }
+    }
+    found
+}
+
+/// Runs `engines` (YAML lines) on the four board shapes and returns every game; checks that
+/// the run succeeds and that no process whose command line names `dir` survives it.
+fn tournament(dir: &Dir, engines: &str, concurrency: u32) -> Vec<GameRecord> {
+    let config = dir.write(
+        "players.yaml",
+        &format!(
+            "name: players
+seed: 11
+concurrency: {concurrency}
+time_control: {{ depth: 1, move_timeout_ms: 30000 }}
+boards:
+  - {{ game: amazons, shape: square, width: 6 }}
+  - {{ game: amazons, shape: donut, width: 6 }}
+  - {{ game: amazons, shape: clover, width: 5 }}
+  - {{ game: amazons, shape: eight, width: 8, random_opening_plies: 3 }}
+engines:
+{engines}
+output: {out}
+",
+            out = dir.path("out").display()
+        ),
+    );
+    arena().args(["run", "-q"]).arg(&config).assert().success();
+    let tag = dir.path("").display().to_string();
+    assert_eq!(survivors(&tag), Vec::<u32>::new(), "processes survived");
+    read_games(&dir.path("out/games.csv"))
+}
+
+fn plays(game: &GameRecord, name: &str) -> bool {
+    game.first == name || game.second == name
+}
+
+/// Whether `name` lost the game and its detail names it as the side at fault.
+fn lost_by(game: &GameRecord, name: &str) -> bool {
+    let lost = (game.first == name && game.result == "0-1")
+        || (game.second == name && game.result == "1-0");
+    lost && game.detail.starts_with(name)
+}
+
+#[test]
+fn course_players_play_every_shape_and_fail_only_where_expected() {
+    let dir = Dir::new();
+    let lib = |name: &str, source: &str, directions: &str, config: &str, gsl: bool| {
+        let so = compile(&dir.path(""), name, source, directions, gsl);
+        format!(
+            "  - {{ name: {name}, library: {}, directions: {config} }}\n",
+            so.display()
+        )
+    };
+    let engines = [
+        lib("lib-random", "random", "clockwise", "clockwise", true),
+        lib("walker-cw", "walker", "clockwise", "clockwise", true),
+        lib("walker-w3", "walker", "west3", "west3", true),
+        lib("printer", "printer", "clockwise", "clockwise", true),
+        lib("stateful", "stateful", "west3", "west3", true),
+        lib("crasher", "crasher", "clockwise", "clockwise", true),
+        lib("nogsl", "nogsl", "clockwise", "clockwise", false),
+        format!("  - {{ name: random, command: {} }}\n", engine("random")),
+        format!(
+            "  - {{ name: mobility, command: {} }}\n",
+            engine("mobility")
+        ),
+    ]
+    .concat();
+    let games = tournament(&dir, &engines, 2);
+    // 9 engines, 36 pairs, 4 boards, 2 games a pair.
+    assert_eq!(games.len(), 288);
+    let boards: BTreeSet<&str> = games.iter().map(|g| g.board.as_str()).collect();
+    assert_eq!(boards.len(), 4);
+    for game in &games {
+        let what = format!(
+            "{} {} vs {}: {:?} {}",
+            game.board, game.first, game.second, game.termination, game.detail
+        );
+        if plays(game, "crasher") && game.termination != Termination::Normal {
+            assert_eq!(game.termination, Termination::Crash, "{what}");
+            assert!(lost_by(game, "crasher"), "{what}");
+            assert!(game.detail.contains("SIGSEGV"), "{what}");
+        } else if plays(game, "crasher") {
+            // Over before its third move: ply 5 as the first player, 6 as the second.
+            let third = if game.first == "crasher" { 5 } else { 6 };
+            assert!(game.plies < third, "{what}");
+        } else {
+            assert_eq!(game.termination, Termination::Normal, "{what}");
+        }
+    }
+    assert!(games.iter().any(|g| g.termination == Termination::Crash));
+    // The adapter logged each library's own name after its first initialize.
+    let logs = fs::read_dir(dir.path("out/logs")).unwrap();
+    let text: String = logs
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("nogsl.w"))
+        .map(|e| fs::read_to_string(e.path()).unwrap())
+        .collect();
+    assert!(text.contains("calls itself `no-gsl test player`"), "{text}");
+}
+
+#[test]
+fn wrong_directions_make_a_direction_walker_play_illegal_moves() {
+    let dir = Dir::new();
+    let so = compile(&dir.path(""), "walker-w3", "walker", "west3", true);
+    let engines = format!(
+        "  - {{ name: walker-wrong, library: {so}, directions: clockwise }}
+  - {{ name: random, command: {random} }}
+  - {{ name: mobility, command: {mobility} }}
+",
+        so = so.display(),
+        random = engine("random"),
+        mobility = engine("mobility"),
+    );
+    let games = tournament(&dir, &engines, 2);
+    assert_eq!(games.len(), 24);
+    for game in games.iter().filter(|g| plays(g, "walker-wrong")) {
+        let what = format!(
+            "{} {} vs {}: {:?}",
+            game.board, game.first, game.second, game.termination
+        );
+        // Every illegal move is the walker's. Where the walker's first steps happen to avoid
+        // east and west (holes beside the 5-wide clover's side columns; some random openings
+        // of the eight board), a game can stay legal.
+        if game.termination == Termination::IllegalMove {
+            assert!(lost_by(game, "walker-wrong"), "{what}");
+        } else {
+            assert!(
+                matches!(game.board.as_str(), "amazons-clover-5" | "amazons-eight-8"),
+                "{what}"
+            );
+        }
+    }
+    let illegal = games
+        .iter()
+        .filter(|g| g.termination == Termination::IllegalMove)
+        .count();
+    // Most of its 16 games (11 with this seed), and every one on square and donut.
+    assert!(illegal >= 10, "{illegal} illegal moves");
+}
+
+#[test]
+fn a_player_kept_across_games_crashes_on_its_freed_state() {
+    // restart: on_failure overrides the per-game restart a library engine gets by default:
+    // the stateful player's second game in one process aborts in initialize.
+    let dir = Dir::new();
+    let so = compile(&dir.path(""), "stateful", "stateful", "clockwise", true);
+    let engines = format!(
+        "  - {{ name: stateful, library: {so}, directions: clockwise, restart: on_failure }}
+  - {{ name: random, command: {random} }}
+",
+        so = so.display(),
+        random = engine("random"),
+    );
+    let games = tournament(&dir, &engines, 1);
+    assert_eq!(games.len(), 8);
+    let crashes: Vec<&GameRecord> = games
+        .iter()
+        .filter(|g| g.termination == Termination::Crash)
+        .collect();
+    // A crash restarts the process, so every second game crashes.
+    assert_eq!(crashes.len(), 4, "{crashes:?}");
+    assert!(
+        crashes
+            .iter()
+            .all(|g| lost_by(g, "stateful") && g.detail.contains("SIGABRT"))
+    );
+}
+
+#[test]
+fn library_entries_are_checked_and_shown_by_arena_check() {
+    let dir = Dir::new();
+    let so = compile(&dir.path(""), "random", "random", "clockwise", true);
+    let config = |entry: &str, board: &str| {
+        dir.write(
+            "c.yaml",
+            &format!(
+                "seed: 1
+time_control: {{ movetime_ms: 100 }}
+boards:
+  - {{ game: amazons, width: 6{board} }}
+engines:
+  - {entry}
+  - {{ name: random, command: {random} }}
+",
+                random = engine("random")
+            ),
+        )
+    };
+    let so = so.display();
+    let refused = [
+        (
+            format!("{{ name: t, library: {so}, command: sh, directions: clockwise }}"),
+            "exclusive",
+        ),
+        (
+            format!("{{ name: t, library: {so} }}"),
+            "needs `directions: clockwise` or `directions: west3`",
+        ),
+        (
+            format!("{{ name: t, library: {so}, directions: counterclockwise }}"),
+            "unknown variant `counterclockwise`",
+        ),
+        (
+            "{ name: t, library: no/such/player.so, directions: west3 }".to_owned(),
+            "player.so` does not exist",
+        ),
+        (
+            "{ name: t, command: sh, directions: west3 }".to_owned(),
+            "only for `library` engines",
+        ),
+    ];
+    for (entry, message) in refused {
+        let out = arena()
+            .current_dir(dir.path(""))
+            .arg("check")
+            .arg(config(&entry, ""))
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains(message), "{entry}: {stderr}");
+    }
+    let out = arena()
+        .arg("check")
+        .arg(config(
+            &format!("{{ name: team7, library: {so}, directions: west3 }}"),
+            ", queens: 8",
+        ))
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains(&format!(
+            "engine team7: library {so}, directions west3, a fresh process per game"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "warning: board amazons-square-6: 8 queens per player, not the usual 4*(m/10+1) = 4"
+        ),
+        "{stdout}"
+    );
+    // A library that does not load is named with the adapter's reason.
+    let half = dir.write(
+        "half.c",
+        "const char *get_player_name(void) { return \"half\"; }\n",
+    );
+    let status = Command::new("gcc")
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(dir.path("half.so"))
+        .arg(&half)
+        .status()
+        .expect("gcc runs");
+    assert!(status.success());
+    let out = arena()
+        .arg("check")
+        .arg(config(
+            &format!(
+                "{{ name: half, library: {}, directions: clockwise }}",
+                dir.path("half.so").display()
+            ),
+            "",
+        ))
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("FAILED to load: ") && stdout.contains("half.so has no `initialize`"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_seed_option_seeds_rand_so_rounds_differ_and_replays_match() {
+    // On a square board without random opening every round starts from the same position, and
+    // a fresh process of an unseeded rand() player would open the same way every time.
+    let dir = Dir::new();
+    let so = compile(&dir.path(""), "random", "random", "clockwise", true);
+    let config = |out: &str| {
+        dir.write(
+            &format!("{out}.yaml"),
+            &format!(
+                "seed: 5
+rounds: 4
+time_control: {{ depth: 1, move_timeout_ms: 30000 }}
+boards:
+  - {{ game: amazons, width: 6 }}
+engines:
+  - {{ name: lib-random, library: {so}, directions: clockwise }}
+  - {{ name: mobility, command: {mobility} }}
+output: {out}
+",
+                so = so.display(),
+                mobility = engine("mobility"),
+                out = dir.path(out).display()
+            ),
+        )
+    };
+    let first_moves = |out: &str| -> Vec<String> {
+        arena()
+            .args(["run", "-q"])
+            .arg(config(out))
+            .assert()
+            .success();
+        let mut games = read_games(&dir.path(&format!("{out}/games.csv")));
+        games.sort_by_key(|g| g.game_id);
+        games
+            .iter()
+            .filter(|g| g.first == "lib-random")
+            .map(|g| g.moves.split_whitespace().next().unwrap_or("").to_owned())
+            .collect()
+    };
+    let once = first_moves("a");
+    assert_eq!(once.len(), 4);
+    let distinct: BTreeSet<&String> = once.iter().collect();
+    assert!(distinct.len() > 1, "every round opened with {once:?}");
+    assert_eq!(
+        first_moves("b"),
+        once,
+        "the same seed replays the same games"
+    );
+}
+
+#[test]
+fn the_adapter_names_what_it_cannot_load() {
+    let dir = Dir::new();
+    let source = dir.write(
+        "half.c",
+        "const char *get_player_name(void) { return \"half\"; }\n",
+    );
+    let so = dir.path("half.so");
+    let status = Command::new("gcc")
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&so)
+        .arg(&source)
+        .status()
+        .expect("gcc runs");
+    assert!(status.success());
+    let adapter = || assert_cmd::Command::new(engine("player-so"));
+    let out = adapter()
+        .arg("--library")
+        .arg(&so)
+        .args(["--directions", "clockwise"])
+        .write_stdin("ugi\n")
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("half.so has no `initialize` (player.h)"),
+        "{stderr}"
+    );
+    assert!(
+        out.get_output().stdout.is_empty(),
+        "no handshake without a player"
+    );
+    let out = adapter()
+        .arg("--library")
+        .arg(dir.path("none.so"))
+        .args(["--directions", "clockwise"])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("cannot load the player library"),
+        "{stderr}"
+    );
+    let out = adapter()
+        .arg("--library")
+        .arg(&so)
+        .args(["--directions", "east"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("unknown directions `east`"), "{stderr}");
+}
