@@ -12,6 +12,7 @@
 //! - [`runner`]: the worker pool; [`record`]: a finished game.
 //! - [`rating`]: Bradley–Terry and pentanomial maths; [`standings`]: per-scope tables.
 //! - [`report`]: CSV, PGN, progress and summary; [`commands`] and [`cli`]: the binary.
+//! - [`import`]: games from CSV and PGN files of arena or other tools, for `arena ratings`.
 //! - [`seed`]: portable seeded randomness, so one seed gives the same tournament everywhere.
 #![deny(missing_docs)]
 
@@ -20,6 +21,7 @@ pub mod commands;
 pub mod config;
 pub mod engine;
 pub mod games;
+pub mod import;
 pub mod protocol;
 pub mod rating;
 pub mod record;
