@@ -79,6 +79,7 @@ pub struct CheckArgs {
 pub struct RatingsArgs {
     /// The games: arena's games.csv or results.pgn, a CSV with at least first (or white), second
     /// (or black) and result columns, or a PGN from cutechess-cli, fastchess or another tool.
+    #[arg(value_name = "FILE")]
     pub games: PathBuf,
     /// Directory for the rating files (default: the directory of FILE; files already there are
     /// kept unless --force).

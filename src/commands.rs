@@ -480,7 +480,11 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
         files::write_tables(&output, &table, level)
             .and_then(|()| files::write_pgn(&output.join(files::PGN), &pgn))
             .map_err(|e| Stop(FAILED, e.to_string()))?;
-        print!("{}", summary::render(&table, &records, level));
+        let terminations = games.iter().all(|g| g.termination_known);
+        print!(
+            "{}",
+            summary::render_with(&table, &records, level, terminations)
+        );
         println!("ratings in {}", output.display());
         Ok(DONE)
     })())

@@ -413,3 +413,119 @@ fn bad_input_is_a_located_error_and_writes_nothing() {
         assert!(!out_dir.exists(), "{name}: nothing written");
     }
 }
+
+mod round_trip {
+    use super::*;
+    use arena::import::{self, PairMode};
+    use arena::report::files::{self, PgnGame};
+    use proptest::prelude::*;
+    use proptest::test_runner::FileFailurePersistence;
+
+    /// Names with the characters that need quoting or escaping in CSV and PGN.
+    fn name() -> impl Strategy<Value = String> {
+        "[a-z\"\\\\,;\\[\\]{}]{1,3}( [a-z0-9]{1,3})?"
+    }
+
+    fn record() -> impl Strategy<Value = GameRecord> {
+        (
+            name(),
+            name(),
+            0..3usize,
+            0..7usize,
+            0..4u64,
+            "[a-z_]{1,6}",
+            "[a-z0-9-]{1,8}",
+        )
+            .prop_filter("two players", |(a, b, ..)| a != b)
+            .prop_map(
+                |(first, second, result, termination, pair, game, board)| GameRecord {
+                    game_id: 0,
+                    round: 1 + pair as u32,
+                    board,
+                    game,
+                    pair,
+                    first,
+                    second,
+                    result: ["1-0", "0-1", "1/2-1/2"][result].into(),
+                    termination: Termination::ALL[termination],
+                    plies: 3,
+                    score_first: None,
+                    score_second: Some(2),
+                    duration_ms: 1,
+                    first_time_ms: 0,
+                    second_time_ms: 0,
+                    start_fen: "x y".into(),
+                    moves: "a b c".into(),
+                    detail: "d, \"e\"".into(),
+                },
+            )
+    }
+
+    fn records() -> impl Strategy<Value = Vec<GameRecord>> {
+        prop::collection::vec(record(), 1..12).prop_map(|mut rs| {
+            for (i, r) in rs.iter_mut().enumerate() {
+                r.game_id = i as u64;
+            }
+            rs
+        })
+    }
+
+    /// The fields a rating depends on.
+    fn key(r: &GameRecord) -> (u64, &str, &str, u64, &str, &str, &str, Termination) {
+        (
+            r.game_id,
+            &r.board,
+            &r.game,
+            r.pair,
+            &r.first,
+            &r.second,
+            &r.result,
+            r.termination,
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 64,
+            // Failures are kept beside this file (tests/import.proptest-regressions).
+            failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn results_pgn_reads_back(rs in records()) {
+            let dir = Dir::new();
+            let path = dir.path("results.pgn");
+            let rounds: Vec<String> = rs.iter().map(|r| format!("{}.{}", r.round, r.game_id)).collect();
+            let games: Vec<PgnGame<'_>> = rs
+                .iter()
+                .zip(&rounds)
+                .map(|(record, round)| PgnGame { record, event: "e \"v\"", round, termination: true })
+                .collect();
+            files::write_pgn(&path, &games).unwrap();
+            let back = import::read(&path, PairMode::Auto).unwrap();
+            prop_assert_eq!(back.games.len(), rs.len());
+            for (got, want) in back.games.iter().zip(&rs) {
+                prop_assert_eq!(key(&got.record), key(want));
+                prop_assert_eq!(got.event.as_deref(), Some("e \"v\""));
+                prop_assert_eq!(&got.round_text, &format!("{}.{}", want.round, want.game_id));
+            }
+        }
+
+        #[test]
+        fn games_csv_reads_back(rs in records()) {
+            let dir = Dir::new();
+            let path = dir.path("games.csv");
+            let mut writer = GamesWriter::append(&path).unwrap();
+            for r in &rs {
+                writer.write(r).unwrap();
+            }
+            let back = import::read(&path, PairMode::Auto).unwrap();
+            prop_assert_eq!(back.games.len(), rs.len());
+            for (got, want) in back.games.iter().zip(&rs) {
+                prop_assert_eq!(key(&got.record), key(want));
+                prop_assert_eq!(got.record.round, want.round);
+            }
+        }
+    }
+}

@@ -9,6 +9,17 @@ use crate::standings::{self, Standings};
 /// The text printed after a run: a standings table (rank, engine, Elo ± interval, games,
 /// score), the count of terminations by reason, and for two engines the fastchess-style line.
 pub fn render(standings: &Standings, records: &[GameRecord], level: f64) -> String {
+    render_with(standings, records, level, true)
+}
+
+/// As [`render`]; without the termination counts when `terminations` is false (games imported
+/// from a file that does not say how they ended).
+pub fn render_with(
+    standings: &Standings,
+    records: &[GameRecord],
+    level: f64,
+    terminations: bool,
+) -> String {
     let mut out = String::new();
     let rows: Vec<_> = standings
         .ratings
@@ -46,7 +57,11 @@ pub fn render(standings: &Standings, records: &[GameRecord], level: f64) -> Stri
         .filter(|&(_, n)| n > 0)
         .map(|(t, n)| format!("{t} {n}"))
         .collect();
-    let _ = writeln!(out, "{} games: {}", records.len(), counts.join(", "));
+    if terminations {
+        let _ = writeln!(out, "{} games: {}", records.len(), counts.join(", "));
+    } else {
+        let _ = writeln!(out, "{} games", records.len());
+    }
     if let Some(line) = standings::two_engine_line(records, level) {
         let _ = writeln!(out, "{line}");
     }
