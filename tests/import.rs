@@ -57,7 +57,8 @@ fn games() -> Vec<Game> {
     for _ in 0..6 {
         for (i, a) in engines.iter().enumerate() {
             for b in &engines[i + 1..] {
-                // alpha is strongest; first mover often wins both legs.
+                // alpha is strongest; two times in three both legs have the same result,
+                // i.e. the first mover of each leg does as well (correlated legs).
                 let bias = if *a == "alpha" { 0 } else { 1 };
                 let first = results[((draw(4) + bias) % 3) as usize];
                 let second = if draw(3) == 0 {
