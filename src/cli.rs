@@ -78,7 +78,8 @@ pub struct CheckArgs {
 #[derive(Debug, Args)]
 pub struct RatingsArgs {
     /// The games: arena's games.csv or results.pgn, a CSV with at least first (or white), second
-    /// (or black) and result columns, or a PGN from cutechess-cli, fastchess or another tool.
+    /// (or black) and result columns, or a PGN from cutechess-cli, fastchess or another tool;
+    /// a run's output directory stands for its games.csv.
     #[arg(value_name = "FILE")]
     pub games: PathBuf,
     /// Directory for the rating files (default: the directory of FILE; files already there are

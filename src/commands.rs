@@ -424,7 +424,12 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
             .map(import::parse_anchor)
             .transpose()
             .map_err(|e| Stop(BAD_CONFIG, e))?;
-        let input = &args.games;
+        // A run's output directory stands for its games.csv.
+        let input = &if args.games.is_dir() {
+            args.games.join(files::GAMES)
+        } else {
+            args.games.clone()
+        };
         let imported =
             import::read(input, args.pairs).map_err(|e| Stop(BAD_CONFIG, e.to_string()))?;
         for note in &imported.notes {

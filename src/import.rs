@@ -247,6 +247,11 @@ pub fn parse(
             },
         ));
     }
+    let mut raws = raws;
+    match format {
+        InputFormat::Csv => numeric_game_column_is_an_id(&mut raws, &mut notes),
+        InputFormat::Pgn => sites_that_are_boards(&mut raws, &mut notes),
+    }
     let games = assign_ids(raws, file, format)?;
     let (games, pairing) = assign_pairs(games, mode, &mut notes);
     Ok(Import {
@@ -259,6 +264,36 @@ pub fn parse(
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+/// A CSV whose `game` column holds only numbers and that has no `game_id` column numbers its
+/// games there (arena's `game` is the game's name): those become the ids, not `game:` scopes.
+fn numeric_game_column_is_an_id(raws: &mut [Raw], notes: &mut Vec<String>) {
+    let numeric = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
+    if raws.iter().all(|r| r.id.is_none()) && raws.iter().all(|r| numeric(&r.game)) {
+        for r in raws.iter_mut() {
+            r.id = Some(std::mem::take(&mut r.game));
+        }
+        notes.push("the `game` column holds numbers: read as game ids".into());
+    }
+}
+
+/// PGN `Site` is a board (arena writes the board there) only when every site is shared by at
+/// least two games, as the legs of a game pair are; sites unique to a game (a server's game
+/// URL, say) would make one scope per game and are ignored.
+fn sites_that_are_boards(raws: &mut [Raw], notes: &mut Vec<String>) {
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for r in raws.iter().filter(|r| !r.board.is_empty()) {
+        *count.entry(r.board.as_str()).or_default() += 1;
+    }
+    if count.values().any(|&n| n < 2) {
+        for r in raws.iter_mut() {
+            r.board.clear();
+        }
+        notes.push(
+            "Site tags are not boards (some game has a Site of its own): no board scopes".into(),
+        );
+    }
 }
 
 /// Checks the players of a game; `at` locates it.
@@ -1235,6 +1270,29 @@ mod tests {
         assert_eq!(pairs, [0, 1, 0]);
         assert_eq!("round".parse::<PairMode>(), Ok(PairMode::Round));
         assert!("pairs".parse::<PairMode>().is_err());
+    }
+
+    #[test]
+    fn numeric_game_columns_and_unique_sites() {
+        let i = csv("game,white,black,result\n7,a,b,1\n8,b,a,0\n").unwrap();
+        let ids: Vec<(u64, &str)> = i
+            .games
+            .iter()
+            .map(|g| (g.record.game_id, g.record.game.as_str()))
+            .collect();
+        assert_eq!(ids, [(7, ""), (8, "")]);
+        let named = csv("game,white,black,result\nawale,a,b,1\n").unwrap();
+        assert_eq!(named.games[0].record.game, "awale");
+        let game = |site: &str, white: &str, black: &str| {
+            format!(
+                "[Site \"{site}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"1-0\"]\n\n1-0\n\n"
+            )
+        };
+        let boards = pgn(&(game("b1", "a", "b") + &game("b1", "b", "a"))).unwrap();
+        assert_eq!(boards.games[1].record.board, "b1");
+        let urls = pgn(&(game("https://x/1", "a", "b") + &game("https://x/2", "b", "a"))).unwrap();
+        assert_eq!(urls.games[1].record.board, "");
+        assert!(urls.notes[0].starts_with("Site tags are not boards"));
     }
 
     #[test]

@@ -164,6 +164,30 @@ fn minimal_csv(games: &[Game]) -> String {
     out
 }
 
+/// What the fit depends on: each game pair (or lone game) as its sorted (first, second,
+/// result) games, all sorted.
+fn rated_games(path: &Path) -> Vec<Vec<(String, String, String)>> {
+    let import = arena::import::read(path, arena::import::PairMode::Auto).unwrap();
+    let mut clusters: std::collections::BTreeMap<u64, Vec<(String, String, String)>> =
+        std::collections::BTreeMap::new();
+    for g in import.games {
+        let r = g.record;
+        clusters
+            .entry(r.pair)
+            .or_default()
+            .push((r.first, r.second, r.result));
+    }
+    let mut out: Vec<_> = clusters
+        .into_values()
+        .map(|mut c| {
+            c.sort();
+            c
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 #[test]
 fn every_format_gives_the_ratings_of_the_full_games_csv() {
     let dir = Dir::new();
@@ -209,6 +233,8 @@ fn every_format_gives_the_ratings_of_the_full_games_csv() {
             stderr.contains(&format!("game pairs: {pairing}")) && stderr.contains("; 18 pairs"),
             "{name}: {stderr}"
         );
+        // The fit sees the same games and the same pairs: equal to far better than 0.01 Elo.
+        assert_eq!(rated_games(&path), rated_games(&full), "{name}");
         let got = fs::read_to_string(dir.path(&format!("r-{name}/ratings.csv"))).unwrap();
         let got_pairs = fs::read_to_string(dir.path(&format!("r-{name}/pairs.csv"))).unwrap();
         assert_eq!(all_scope(&got), all_scope(&ratings), "{name}");
@@ -321,9 +347,10 @@ output: {out}
         "{:?}",
         own_pgn.get_output()
     );
+    // The directory stands for its games.csv.
     arena()
         .arg("ratings")
-        .arg(dir.path("out/games.csv"))
+        .arg(dir.path("out"))
         .arg("--force")
         .assert()
         .success();
@@ -435,7 +462,7 @@ mod round_trip {
             0..7usize,
             0..4u64,
             "[a-z_]{1,6}",
-            "[a-z0-9-]{1,8}",
+            "b[12]",
         )
             .prop_filter("two players", |(a, b, ..)| a != b)
             .prop_map(
@@ -506,8 +533,14 @@ mod round_trip {
             files::write_pgn(&path, &games).unwrap();
             let back = import::read(&path, PairMode::Auto).unwrap();
             prop_assert_eq!(back.games.len(), rs.len());
+            // Sites are boards only when no game has one of its own.
+            let shared = rs.iter().all(|r| rs.iter().filter(|o| o.board == r.board).count() > 1);
             for (got, want) in back.games.iter().zip(&rs) {
-                prop_assert_eq!(key(&got.record), key(want));
+                let mut want = want.clone();
+                if !shared {
+                    want.board.clear();
+                }
+                prop_assert_eq!(key(&got.record), key(&want));
                 prop_assert_eq!(got.event.as_deref(), Some("e \"v\""));
                 prop_assert_eq!(&got.round_text, &format!("{}.{}", want.round, want.game_id));
             }
