@@ -7,7 +7,7 @@
 //! lives in [`crate::rating`] and [`crate::standings`]; arena's own `games.csv` reader for
 //! resuming a run stays in [`crate::report::files`].
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -223,7 +223,7 @@ pub fn parse(
         return Err(err(None, "nothing to rate: the file is empty".into()));
     }
     let mut notes = Vec::new();
-    let (raws, unfinished, total) = match format {
+    let (mut raws, unfinished, total) = match format {
         InputFormat::Csv => csv_games(text, &mut notes).map_err(|(l, m)| err(l, m))?,
         InputFormat::Pgn => pgn_games(text).map_err(|(l, m)| err(Some(l), m))?,
     };
@@ -247,7 +247,6 @@ pub fn parse(
             },
         ));
     }
-    let mut raws = raws;
     match format {
         InputFormat::Csv => numeric_game_column_is_an_id(&mut raws, &mut notes),
         InputFormat::Pgn => sites_that_are_boards(&mut raws, &mut notes),
@@ -296,7 +295,7 @@ fn sites_that_are_boards(raws: &mut [Raw], notes: &mut Vec<String>) {
     }
 }
 
-/// Checks the players of a game; `at` locates it.
+/// Checks the players of a game: two non-empty, different names.
 fn check_players(first: &str, second: &str) -> Result<(), String> {
     if first.is_empty() || second.is_empty() {
         return Err("a game needs two named players".into());
@@ -958,8 +957,6 @@ fn assign_pairs(
         }
     }
     notes.push(note);
-    let distinct: BTreeSet<u64> = games.iter().map(|g| g.record.pair).collect();
-    debug_assert_eq!(distinct.len(), sizes.len() + unpaired);
     (games, pairing)
 }
 
