@@ -279,9 +279,9 @@ boards:
   - {{ game: awale, pits: 6, random_opening_plies: 2 }}
   - {{ game: seven_colors, size: 8, layout: random }}
 engines:
+  - {{ name: alphabeta, command: {alphabeta}, games: [seven_colors] }}
   - {{ name: greedy, command: {greedy} }}
   - {{ name: random, command: {random} }}
-  - {{ name: alphabeta, command: {alphabeta} }}
 anchor: {{ engine: random, elo: 1000 }}
 confidence: 0.9
 output: {out}
@@ -321,6 +321,24 @@ output: {out}
             );
         }
     }
+
+    // The config mattered: alphabeta, listed first, plays only the second board, so without
+    // the config beside games.csv the engines come in order of appearance and the Event is
+    // the directory's name.
+    fs::create_dir(dir.path("bare")).unwrap();
+    fs::copy(dir.path("out/games.csv"), dir.path("bare/games.csv")).unwrap();
+    let (_, bare_pairs) = rate(
+        &dir.path("bare/games.csv"),
+        &dir.path("bare/out"),
+        &["--anchor", "random=1000", "--confidence", "0.9"],
+    );
+    assert!(run_file("pairs.csv").contains("\nall,alphabeta,greedy,"));
+    assert!(bare_pairs.contains("\nall,greedy,alphabeta,"));
+    assert!(
+        fs::read_to_string(dir.path("bare/out/results.pgn"))
+            .unwrap()
+            .starts_with("[Event \"bare\"]")
+    );
 
     // Into the run's own directory: refused unless --force; never over the input itself.
     let before = run_file("ratings.csv");
