@@ -273,6 +273,45 @@ mod tests {
     use super::*;
 
     #[test]
+    fn ratings_header_names_the_level() {
+        use crate::standings::RatingRow;
+        let row = RatingRow {
+            scope: "all".into(),
+            rank: 1,
+            engine: "a".into(),
+            elo: 0.0,
+            ci_low: Some(-1.0),
+            ci_high: Some(1.0),
+            err95: Some(1.0),
+            games: 2,
+            wins: 1,
+            draws: 0,
+            losses: 1,
+            points: 1.0,
+            score_pct: 50.0,
+            draw_pct: 0.0,
+            los_next: None,
+            flags: String::new(),
+        };
+        let standings = Standings {
+            ratings: vec![row],
+            pairs: Vec::new(),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        for (level, column) in [(0.95, "err95"), (0.9, "err90")] {
+            write_tables(dir.path(), &standings, level).unwrap();
+            let text = fs::read_to_string(dir.path().join(RATINGS)).unwrap();
+            assert_eq!(
+                text,
+                format!(
+                    "scope,rank,engine,elo,ci_low,ci_high,{column},games,wins,draws,losses,points,score_pct,draw_pct,los_next,flags\n\
+                     all,1,a,0.0,-1.0,1.0,1.0,2,1,0,1,1.0,50.0,0.0,,\n"
+                )
+            );
+        }
+    }
+
+    #[test]
     fn err_column_names_the_level() {
         assert_eq!(err_column(0.95), "err95");
         assert_eq!(err_column(0.9), "err90");
