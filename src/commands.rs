@@ -444,8 +444,8 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
         let mut games = imported.games;
         games.sort_by_key(|g| g.record.game_id);
         let records: Vec<GameRecord> = games.iter().map(|g| g.record.clone()).collect();
-        let anchor = cli_anchor.or(context.anchor);
-        if let Some((name, _)) = &anchor {
+        // The config's anchor needs no check: like `run`, the fit ignores one that never played.
+        if let Some((name, _)) = &cli_anchor {
             if !records
                 .iter()
                 .any(|r| &r.first == name || &r.second == name)
@@ -456,6 +456,7 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
                 ));
             }
         }
+        let anchor = cli_anchor.or(context.anchor);
         let level = args.confidence.or(context.confidence).unwrap_or(0.95);
         let output = args.output.clone().unwrap_or(dir.clone());
         check_overwrite(input, &output, args.force)?;
