@@ -27,9 +27,11 @@ pub enum Commands {
     /// which board and how many games the run will have. Plays nothing.
     #[command(after_help = "Example:\n  arena check configs/round_robin.yaml")]
     Check(CheckArgs),
-    /// Recomputes ratings.csv, pairs.csv and results.pgn from a games.csv.
+    /// Computes ratings.csv, pairs.csv and results.pgn from a games.csv, a minimal CSV or a PGN
+    /// (arena's, cutechess-cli's, fastchess's).
     #[command(
-        after_help = "Example:\n  arena ratings results/round_robin/games.csv --anchor greedy=1500"
+        after_help = "Examples:\n  arena ratings results/round_robin/games.csv --output rerated --anchor greedy=1500\n  \
+        arena ratings cutechess.pgn --pairs consecutive --output cc"
     )]
     Ratings(RatingsArgs),
     /// Prints a board: a generated start position or a position text, after optional moves.
@@ -75,17 +77,28 @@ pub struct CheckArgs {
 /// Arguments of `arena ratings`.
 #[derive(Debug, Args)]
 pub struct RatingsArgs {
-    /// A games.csv written by `arena run`.
+    /// The games: arena's games.csv or results.pgn, a CSV with at least first (or white), second
+    /// (or black) and result columns, or a PGN from cutechess-cli, fastchess or another tool;
+    /// a run's output directory stands for its games.csv.
+    #[arg(value_name = "FILE")]
     pub games: PathBuf,
-    /// Directory for the rating files (default: the directory of games.csv).
+    /// Directory for the rating files (default: the directory of FILE; files already there are
+    /// kept unless --force).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// Fix one engine's rating, as NAME=ELO (default: mean 0).
+    /// Replace ratings.csv, pairs.csv and results.pgn already in the output directory.
+    #[arg(long)]
+    pub force: bool,
+    /// Fix one engine's rating, as NAME=ELO (default: the run's config beside FILE, else mean 0).
     #[arg(long)]
     pub anchor: Option<String>,
-    /// Confidence level of the intervals.
-    #[arg(long, default_value_t = 0.95)]
-    pub confidence: f64,
+    /// Confidence level of the intervals, in (0, 1) (default: the run's config, else 0.95).
+    #[arg(long)]
+    pub confidence: Option<f64>,
+    /// Game pairs for the intervals: auto, consecutive (games 2k and 2k+1 with players swapped,
+    /// as cutechess-cli/fastchess -repeat write), round (same Round and players) or none.
+    #[arg(long, default_value = "auto")]
+    pub pairs: crate::import::PairMode,
 }
 
 /// Arguments of `arena show`.

@@ -12,6 +12,8 @@ use std::process::ExitCode;
 use crate::cli::{CheckArgs, RatingsArgs, RunArgs, ShowArgs};
 use crate::config::{self, Plan};
 use crate::games::{AnyPosition, BoardSpec, GameKind};
+use crate::import;
+use crate::record::GameRecord;
 use crate::report::{files, summary};
 use crate::schedule;
 use crate::standings;
@@ -194,64 +196,127 @@ pub fn run(args: &RunArgs) -> ExitCode {
     })())
 }
 
-/// `arena ratings`.
+/// `arena ratings`: imports games (see [`crate::import`]), rates them as `run` does and writes
+/// the three rating files, refusing to replace existing ones without `--force`.
 pub fn ratings(args: &RatingsArgs) -> ExitCode {
     finish((|| {
-        let (records, dropped) =
-            files::read_games(&args.games).map_err(|e| Stop::new(BAD_CONFIG, e.to_string()))?;
-        if let Some(note) = dropped {
-            eprintln!("note: {}: {note}", args.games.display());
-        }
-        let anchor = match &args.anchor {
-            Some(text) => {
-                let (name, elo) = text.rsplit_once('=').unwrap_or((text.as_str(), "0"));
-                let elo: f64 = elo.parse().map_err(|_| {
-                    Stop::new(BAD_CONFIG, format!("--anchor {text}: expected NAME=ELO"))
-                })?;
-                if !records.iter().any(|r| r.first == name || r.second == name) {
-                    return Err(Stop::new(
-                        BAD_CONFIG,
-                        format!(
-                            "--anchor: no engine called `{name}` in {}",
-                            args.games.display()
-                        ),
-                    ));
-                }
-                Some((name.to_owned(), elo))
+        if let Some(level) = args.confidence {
+            if !(level > 0.0 && level < 1.0) {
+                return Err(Stop::new(
+                    BAD_CONFIG,
+                    format!("--confidence must be in (0, 1), got {level}"),
+                ));
             }
-            None => None,
+        }
+        let cli_anchor = args
+            .anchor
+            .as_deref()
+            .map(import::parse_anchor)
+            .transpose()
+            .map_err(|e| Stop::new(BAD_CONFIG, e))?;
+        // A run's output directory stands for its games.csv.
+        let input = &if args.games.is_dir() {
+            args.games.join(files::GAMES)
+        } else {
+            args.games.clone()
         };
-        let output = args.output.clone().unwrap_or_else(|| {
-            args.games
-                .parent()
-                .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-        });
+        let imported =
+            import::read(input, args.pairs).map_err(|e| Stop::new(BAD_CONFIG, e.to_string()))?;
+        for note in &imported.notes {
+            eprintln!("note: {}: {note}", input.display());
+        }
+        let dir = input
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        // Beside a run's files: its engine order, name, anchor and level, so the files match.
+        let context = import::run_context(&dir).unwrap_or_default();
+        let mut games = imported.games;
+        games.sort_by_key(|g| g.record.game_id);
+        let records: Vec<GameRecord> = games.iter().map(|g| g.record.clone()).collect();
+        // The config's anchor needs no check: like `run`, the fit ignores one that never played.
+        if let Some((name, _)) = &cli_anchor {
+            if !records
+                .iter()
+                .any(|r| &r.first == name || &r.second == name)
+            {
+                return Err(Stop::new(
+                    BAD_CONFIG,
+                    format!("--anchor: no engine called `{name}` in {}", input.display()),
+                ));
+            }
+        }
+        let anchor = cli_anchor.or(context.anchor);
+        let level = args.confidence.or(context.confidence).unwrap_or(0.95);
+        let output = args.output.clone().unwrap_or(dir.clone());
+        check_overwrite(input, &output, args.force)?;
         fs::create_dir_all(&output)
             .map_err(|e| Stop::new(FAILED, format!("{}: cannot create: {e}", output.display())))?;
-        let level = args.confidence;
-        if !(level > 0.0 && level < 1.0) {
-            return Err(Stop::new(
-                BAD_CONFIG,
-                format!("--confidence must be in (0, 1), got {level}"),
-            ));
-        }
         let table = standings::compute(
             &records,
-            &[],
+            &context.engines,
             anchor.as_ref().map(|(n, e)| (n.as_str(), *e)),
             level,
         );
-        let event = args
-            .games
-            .parent()
-            .and_then(Path::file_name)
-            .map_or_else(|| "arena".to_owned(), |n| n.to_string_lossy().into_owned());
-        files::write_ratings(&output, &event, &records, &table)
+        let default_event = context.name.unwrap_or_else(|| {
+            fs::canonicalize(&dir)
+                .ok()
+                .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_else(|| "arena".to_owned())
+        });
+        let pgn: Vec<files::PgnGame<'_>> = games
+            .iter()
+            .map(|g| files::PgnGame {
+                record: &g.record,
+                event: g.event.as_deref().unwrap_or(&default_event),
+                round: &g.round_text,
+                termination: g.termination_known,
+            })
+            .collect();
+        files::write_tables(&output, &table, level)
+            .and_then(|()| files::write_pgn(&output.join(files::PGN), &pgn))
             .map_err(|e| Stop::new(FAILED, e.to_string()))?;
-        print!("{}", summary::render(&table, &records, level));
+        let terminations = games.iter().all(|g| g.termination_known);
+        print!(
+            "{}",
+            summary::render_with(&table, &records, level, terminations)
+        );
         println!("ratings in {}", output.display());
         Ok(DONE)
     })())
+}
+
+/// Refuses to write over the input, and over rating files already in `output` unless `force`.
+fn check_overwrite(input: &Path, output: &Path, force: bool) -> Result<(), Stop> {
+    let input = fs::canonicalize(input).ok();
+    let mut existing = Vec::new();
+    for name in [files::RATINGS, files::PAIRS, files::PGN] {
+        let path = output.join(name);
+        if !path.exists() {
+            continue;
+        }
+        if fs::canonicalize(&path).ok() == input {
+            return Err(Stop::new(
+                BAD_CONFIG,
+                format!(
+                    "{} is the input and would be overwritten; choose another --output",
+                    path.display()
+                ),
+            ));
+        }
+        existing.push(name);
+    }
+    if !existing.is_empty() && !force {
+        return Err(Stop::new(
+            BAD_CONFIG,
+            format!(
+                "{} already holds {}; write elsewhere with --output DIR, or replace them with --force",
+                output.display(),
+                existing.join(", ")
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// `arena show`.

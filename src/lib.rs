@@ -13,6 +13,7 @@
 //!   from plan to result files (shared by `run` and `check`).
 //! - [`rating`]: Bradley–Terry and pentanomial maths; [`standings`]: per-scope tables.
 //! - [`report`]: CSV, PGN, progress and summary; [`commands`] and [`cli`]: the binary.
+//! - [`import`]: games from CSV and PGN files of arena or other tools, for `arena ratings`.
 //! - [`player_library`]: course Amazons players built as shared libraries (config form, adapter).
 //! - [`seed`]: portable seeded randomness, so one seed gives the same tournament everywhere.
 #![deny(missing_docs)]
@@ -22,6 +23,7 @@ pub mod commands;
 pub mod config;
 pub mod engine;
 pub mod games;
+pub mod import;
 pub mod player_library;
 pub mod protocol;
 pub mod rating;

@@ -137,9 +137,14 @@ pub fn compute(
         vec![("all".into(), records.iter().collect())];
     let mut by_game: BTreeMap<&str, Vec<&GameRecord>> = BTreeMap::new();
     let mut by_board: BTreeMap<(&str, &str), Vec<&GameRecord>> = BTreeMap::new();
+    // Imported games may not say their game or board: they are only in `all`.
     for r in records {
-        by_game.entry(&r.game).or_default().push(r);
-        by_board.entry((&r.game, &r.board)).or_default().push(r);
+        if !r.game.is_empty() {
+            by_game.entry(&r.game).or_default().push(r);
+        }
+        if !r.board.is_empty() {
+            by_board.entry((&r.game, &r.board)).or_default().push(r);
+        }
     }
     scopes.extend(by_game.into_iter().map(|(g, rs)| (format!("game:{g}"), rs)));
     scopes.extend(

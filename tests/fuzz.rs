@@ -105,3 +105,71 @@ proptest! {
         let _ = arena::config::parse(&text, "fuzz.yaml");
     }
 }
+
+/// Text biased towards PGN and CSV: tags, quotes, comments, variations, results, separators.
+fn importish() -> impl Strategy<Value = Vec<u8>> {
+    let words = prop::sample::select(vec![
+        "[",
+        "]",
+        "\"",
+        "\\",
+        "{",
+        "}",
+        "(",
+        ")",
+        ";",
+        "%",
+        "\n",
+        "\r\n",
+        " ",
+        ",",
+        "\t",
+        "[White \"",
+        "[Black \"",
+        "[Result \"",
+        "[Site \"",
+        "[Round \"",
+        "[Pair \"",
+        "\"]\n",
+        "1-0",
+        "0-1",
+        "1/2-1/2",
+        "*",
+        "=",
+        "0.5",
+        "1. e4 ",
+        "a",
+        "b",
+        "7",
+        "first,second,result\n",
+        "white;black;result;game;pair\n",
+        "\u{feff}",
+    ]);
+    let piece = prop_oneof![
+        words.prop_map(|w| w.as_bytes().to_vec()),
+        prop::collection::vec(any::<u8>(), 0..3)
+    ];
+    prop::collection::vec(piece, 0..40).prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+        ..ProptestConfig::default()
+    })]
+
+    /// `arena ratings` inputs: any text, either format, any pairing mode.
+    #[test]
+    fn imports_never_panic(bytes in importish(), pgn: bool, mode in 0..4usize) {
+        use arena::import::{self, InputFormat, PairMode};
+        let text = String::from_utf8_lossy(&bytes);
+        let format = if pgn { InputFormat::Pgn } else { InputFormat::Csv };
+        let mode = [PairMode::Auto, PairMode::Consecutive, PairMode::Round, PairMode::None][mode];
+        if let Ok(imported) = import::parse(&text, "fuzz", format, mode) {
+            prop_assert!(!imported.games.is_empty());
+            let records: Vec<_> = imported.games.into_iter().map(|g| g.record).collect();
+            let _ = arena::standings::compute(&records, &[], None, 0.95);
+        }
+    }
+}

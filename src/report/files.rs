@@ -144,7 +144,100 @@ pub fn rewrite_games(path: &Path, records: &[GameRecord]) -> Result<(), FileErro
     write_csv(path, &sorted)
 }
 
-/// Writes `ratings.csv`, `pairs.csv` and `results.pgn` into `dir`.
+/// The name of `ratings.csv`'s half-width column at confidence `level`: `err95` at 0.95 (the
+/// name every earlier file used), `err90`, `err99`, `err99.9`… at other levels, so a reader
+/// that looks for `err95` fails loudly on a file at another level instead of misreading it.
+pub fn err_column(level: f64) -> String {
+    let percent = (level * 100_000.0).round() / 1000.0;
+    format!("err{percent}")
+}
+
+/// Writes `ratings.csv` (the half-width column named by [`err_column`]) and `pairs.csv` into
+/// `dir`.
+///
+/// # Errors
+/// [`FileError`] naming the file that could not be written.
+pub fn write_tables(dir: &Path, standings: &Standings, level: f64) -> Result<(), FileError> {
+    let path = dir.join(RATINGS);
+    let mut text = Vec::new();
+    {
+        let mut writer = csv::Writer::from_writer(&mut text);
+        for row in &standings.ratings {
+            writer.serialize(row).map_err(|e| file_error(&path, e))?;
+        }
+        writer.flush().map_err(|e| file_error(&path, e))?;
+    }
+    let text = String::from_utf8_lossy(&text);
+    write_atomically(&path, |out| {
+        // Field names are plain words, never quoted: the header can be rewritten as text.
+        if let Some((header, body)) = text.split_once('\n') {
+            let header: Vec<String> = header
+                .split(',')
+                .map(|h| {
+                    if h == "err95" {
+                        err_column(level)
+                    } else {
+                        h.to_owned()
+                    }
+                })
+                .collect();
+            writeln!(out, "{}", header.join(","))?;
+            out.write_all(body.as_bytes())?;
+        }
+        Ok(())
+    })?;
+    write_csv(&dir.join(PAIRS), &standings.pairs)
+}
+
+/// One game of `results.pgn`: the record and the tags that do not come from it.
+#[derive(Clone, Copy, Debug)]
+pub struct PgnGame<'a> {
+    /// The game.
+    pub record: &'a GameRecord,
+    /// `Event` tag: the tournament name.
+    pub event: &'a str,
+    /// `Round` tag: arena writes `round.game_id`; imports keep the input's.
+    pub round: &'a str,
+    /// Whether `record.termination` is known (an import may not know it): else no
+    /// `Termination` tag.
+    pub termination: bool,
+}
+
+/// Writes a tag-only PGN: per game `Event`, `Site` (the board, `?` if unknown), `Round`,
+/// `White` (first player), `Black`, `Result`, then `Variant` (the game, when known), `Pair`
+/// (the game pair id, so `arena ratings` can cluster by pair) and `Termination` (arena's
+/// spelling, when known), and the result as move text. Ordo and BayesElo read it; unknown tags
+/// are allowed by the PGN standard (section 9).
+///
+/// # Errors
+/// [`FileError`] when it cannot be written.
+pub fn write_pgn(path: &Path, games: &[PgnGame<'_>]) -> Result<(), FileError> {
+    write_atomically(path, |out| {
+        let tag = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
+        for g in games {
+            let r = g.record;
+            let site = if r.board.is_empty() { "?" } else { &r.board };
+            writeln!(out, "[Event \"{}\"]", tag(g.event))?;
+            writeln!(out, "[Site \"{}\"]", tag(site))?;
+            writeln!(out, "[Round \"{}\"]", tag(g.round))?;
+            writeln!(out, "[White \"{}\"]", tag(&r.first))?;
+            writeln!(out, "[Black \"{}\"]", tag(&r.second))?;
+            writeln!(out, "[Result \"{}\"]", r.result)?;
+            if !r.game.is_empty() {
+                writeln!(out, "[Variant \"{}\"]", tag(&r.game))?;
+            }
+            writeln!(out, "[Pair \"{}\"]", r.pair)?;
+            if g.termination {
+                writeln!(out, "[Termination \"{}\"]", r.termination)?;
+            }
+            writeln!(out, "\n{}\n", r.result)?;
+        }
+        Ok(())
+    })
+}
+
+/// Writes `ratings.csv`, `pairs.csv` and `results.pgn` of a run into `dir`: the PGN in game id
+/// order, `Round` as `round.game_id`.
 ///
 /// # Errors
 /// [`FileError`] naming the file that could not be written.
@@ -153,23 +246,76 @@ pub fn write_ratings(
     event: &str,
     records: &[GameRecord],
     standings: &Standings,
+    level: f64,
 ) -> Result<(), FileError> {
-    write_csv(&dir.join(RATINGS), &standings.ratings)?;
-    write_csv(&dir.join(PAIRS), &standings.pairs)?;
-    write_atomically(&dir.join(PGN), |out| {
-        let mut sorted: Vec<&GameRecord> = records.iter().collect();
-        sorted.sort_by_key(|r| r.game_id);
-        for r in sorted {
-            let tag = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
-            writeln!(out, "[Event \"{}\"]", tag(event))?;
-            writeln!(out, "[Site \"{}\"]", tag(&r.board))?;
-            writeln!(out, "[Round \"{}.{}\"]", r.round, r.game_id)?;
-            writeln!(out, "[White \"{}\"]", tag(&r.first))?;
-            writeln!(out, "[Black \"{}\"]", tag(&r.second))?;
-            writeln!(out, "[Result \"{}\"]", r.result)?;
-            writeln!(out, "[Termination \"{}\"]", r.termination)?;
-            writeln!(out, "\n{}\n", r.result)?;
+    write_tables(dir, standings, level)?;
+    let mut sorted: Vec<&GameRecord> = records.iter().collect();
+    sorted.sort_by_key(|r| r.game_id);
+    let rounds: Vec<String> = sorted
+        .iter()
+        .map(|r| format!("{}.{}", r.round, r.game_id))
+        .collect();
+    let games: Vec<PgnGame<'_>> = sorted
+        .iter()
+        .zip(&rounds)
+        .map(|(record, round)| PgnGame {
+            record,
+            event,
+            round,
+            termination: true,
+        })
+        .collect();
+    write_pgn(&dir.join(PGN), &games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratings_header_names_the_level() {
+        use crate::standings::RatingRow;
+        let row = RatingRow {
+            scope: "all".into(),
+            rank: 1,
+            engine: "a".into(),
+            elo: 0.0,
+            ci_low: Some(-1.0),
+            ci_high: Some(1.0),
+            err95: Some(1.0),
+            games: 2,
+            wins: 1,
+            draws: 0,
+            losses: 1,
+            points: 1.0,
+            score_pct: 50.0,
+            draw_pct: 0.0,
+            los_next: None,
+            flags: String::new(),
+        };
+        let standings = Standings {
+            ratings: vec![row],
+            pairs: Vec::new(),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        for (level, column) in [(0.95, "err95"), (0.9, "err90")] {
+            write_tables(dir.path(), &standings, level).unwrap();
+            let text = fs::read_to_string(dir.path().join(RATINGS)).unwrap();
+            assert_eq!(
+                text,
+                format!(
+                    "scope,rank,engine,elo,ci_low,ci_high,{column},games,wins,draws,losses,points,score_pct,draw_pct,los_next,flags\n\
+                     all,1,a,0.0,-1.0,1.0,1.0,2,1,0,1,1.0,50.0,0.0,,\n"
+                )
+            );
         }
-        Ok(())
-    })
+    }
+
+    #[test]
+    fn err_column_names_the_level() {
+        assert_eq!(err_column(0.95), "err95");
+        assert_eq!(err_column(0.9), "err90");
+        assert_eq!(err_column(0.975), "err97.5");
+        assert_eq!(err_column(0.999), "err99.9");
+    }
 }

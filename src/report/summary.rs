@@ -15,6 +15,17 @@ use crate::standings::{self, Standings};
 /// pooled `all` ranking compares results on different games: then one table per game is shown
 /// instead, and ratings.csv keeps the pooled one under scope `all`.
 pub fn render(standings: &Standings, records: &[GameRecord], level: f64) -> String {
+    render_with(standings, records, level, true)
+}
+
+/// As [`render`]; without the termination counts when `terminations` is false (games imported
+/// from a file that does not say how they ended).
+pub fn render_with(
+    standings: &Standings,
+    records: &[GameRecord],
+    level: f64,
+    terminations: bool,
+) -> String {
     let mut out = String::new();
     let mut games_of: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     for r in records {
@@ -42,7 +53,11 @@ pub fn render(standings: &Standings, records: &[GameRecord], level: f64) -> Stri
         .filter(|&(_, n)| n > 0)
         .map(|(t, n)| format!("{t} {n}"))
         .collect();
-    let _ = writeln!(out, "{} games: {}", records.len(), counts.join(", "));
+    if terminations {
+        let _ = writeln!(out, "{} games: {}", records.len(), counts.join(", "));
+    } else {
+        let _ = writeln!(out, "{} games", records.len());
+    }
     if let Some(line) = standings::two_engine_line(records, level) {
         let _ = writeln!(out, "{line}");
     }

@@ -651,13 +651,20 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         files::rewrite_games(&games_path, &records)
             .map_err(|e| Stop::new(FAILED, e.to_string()))?;
     }
+    let new_games = records.len() - played_before;
+    let new_plies: u64 = records[played_before..]
+        .iter()
+        .map(|r| u64::from(r.plies))
+        .sum();
+    // In id order, as games.csv: `arena ratings` on that file then writes the same files.
+    records.sort_by_key(|r| r.game_id);
     let anchor = plan
         .config
         .anchor
         .as_ref()
         .map(|a| (a.engine.as_str(), a.elo));
     let table = standings::compute(&records, &names, anchor, plan.confidence);
-    files::write_ratings(&out, &plan.name, &records, &table)
+    files::write_ratings(&out, &plan.name, &records, &table, plan.confidence)
         .map_err(|e| Stop::new(FAILED, e.to_string()))?;
     let interrupted = !completed && write_error.is_none();
     if !options.quiet {
@@ -670,11 +677,9 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         }
         print!("{}", summary::render(&table, &records, plan.confidence));
         print!("{}", summary::failures(&records, &log_dir));
-        let new = &records[played_before..];
-        let plies: u64 = new.iter().map(|r| u64::from(r.plies)).sum();
         println!(
             "{}",
-            summary::runner_cost(new.len(), plies, wall.elapsed(), summary::own_cpu())
+            summary::runner_cost(new_games, new_plies, wall.elapsed(), summary::own_cpu())
         );
         println!("results in {}", out.display());
     }
