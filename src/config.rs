@@ -84,10 +84,11 @@ pub struct TimeControl {
 const MAX_MS: u64 = 7 * 24 * 3600 * 1000;
 /// Deepest accepted `depth` limit (plies).
 const MAX_DEPTH: u32 = 10_000;
-/// Most rounds a config may ask for.
-pub const MAX_ROUNDS: u32 = 1_000_000;
-/// Most games one tournament may schedule (the schedule is built up front).
-pub const MAX_GAMES: u64 = 50_000_000;
+/// Most rounds a config may ask for (each round of each board keeps its start position).
+pub const MAX_ROUNDS: u32 = 100_000;
+/// Most games one tournament may schedule (the schedule is built up front: about 50 bytes a
+/// game).
+pub const MAX_GAMES: u64 = 10_000_000;
 
 impl TimeControlSpec {
     /// Checks that exactly one limit is given and that times are sane.
@@ -475,11 +476,16 @@ pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
         let message = match e.location() {
             Some(at) => {
                 let (line, column) = locate_unknown_key(text, &reason, at.index())
+                    .or_else(|| locate_key_of_value(text, &reason, at.line(), at.column()))
                     .unwrap_or((at.line(), at.column()));
                 // Boards are buffered (internally tagged), so serde's path lacks their index.
                 let reason = match board_index(text, line) {
-                    Some(i) if !reason.starts_with("boards") => format!("boards[{i}]: {reason}"),
-                    _ => reason,
+                    Some(i) => match reason.strip_prefix("boards") {
+                        Some(rest) if rest.starts_with([':', '.']) => format!("boards[{i}]{rest}"),
+                        Some(_) => reason,
+                        None => format!("boards[{i}]: {reason}"),
+                    },
+                    None => reason,
                 };
                 format!("line {line} column {column}: {reason}")
             }
@@ -490,6 +496,27 @@ pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
             message,
         }
     })
+}
+
+/// For a bad value (`movetime_ms: -20`), where its key is: serde points at the value, but the
+/// message's path (`time_control.movetime_ms: invalid type …`) names the key, found on the same
+/// line before the value.
+fn locate_key_of_value(
+    text: &str,
+    reason: &str,
+    line: usize,
+    column: usize,
+) -> Option<(usize, usize)> {
+    if !reason.contains("invalid type") && !reason.contains("invalid value") {
+        return None;
+    }
+    let path = reason.split(": ").next()?;
+    let key = path.rsplit('.').next()?;
+    let key = key.split('[').next()?;
+    let row = text.lines().nth(line.checked_sub(1)?)?;
+    let before = row.get(..column.saturating_sub(1).min(row.len()))?;
+    let found = before.rfind(&format!("{key}:"))?;
+    Some((line, found + 1))
 }
 
 /// The index of the `boards:` list item that holds 1-based `line`, for block-style lists
@@ -810,7 +837,7 @@ engines:
             ),
             (
                 GOOD.replace("seed: 5", "seed: 5\nrounds: 0"),
-                "rounds must be in 1..=1000000, got 0",
+                "rounds must be in 1..=100000, got 0",
             ),
         ];
         for (text, message) in cases {
@@ -820,6 +847,22 @@ engines:
                 .to_string();
             assert!(err.contains(message), "{err} lacks {message}");
         }
+        // 200 engines, 300 rounds: 2 x 19900 x 300 = 11.9 M games, refused before building.
+        let many: String = (0..200)
+            .map(|i| format!("  - {{ name: e{i}, command: sh }}\n"))
+            .collect();
+        let text = GOOD.replace("seed: 5", "seed: 5\nrounds: 300").replace(
+            "  - { name: a, command: sh }\n  - { name: b, command: sh, options: { Depth: 3, Mode: fast, Flag: true } }\n",
+            &many,
+        );
+        let err = parse(&text, "t.yaml")
+            .and_then(|c| c.plan(Path::new("t.yaml"), Path::new("/"), &Overrides::default()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("up to 11940000 games, more than 10000000"),
+            "{err}"
+        );
         let negative = parse(
             &GOOD.replace("movetime_ms: 50", "movetime_ms: -5"),
             "t.yaml",

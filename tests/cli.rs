@@ -279,7 +279,7 @@ fn run_refuses_bad_configs_before_starting_anything() {
     let cases = [
         (
             good.replace("rounds: 1", "rounds: two"),
-            "line 3 column 9: rounds: invalid type",
+            "line 3 column 1: rounds: invalid type",
         ),
         (
             good.replace("seed: 99", "seed: 99\nsurprise: 1"),
@@ -290,8 +290,43 @@ fn run_refuses_bad_configs_before_starting_anything() {
             "concurrency must be in 1..=1024, got 0",
         ),
         (
+            // The key, not the value: `time_control: { movetime_ms: -20 }` column 17.
             good.replace("{ movetime_ms: 20 }", "{ movetime_ms: -20 }"),
-            "line 4",
+            "line 4 column 17: time_control.movetime_ms: invalid type: integer `-20`",
+        ),
+        (
+            good.replace("size: 8, layout: diagonal", "size: 8, colour: 3"),
+            "line 7 column 36: boards[1]: unknown field `colour`",
+        ),
+        (
+            good.replace(
+                "{ movetime_ms: 20 }",
+                "{ base_ms: 1000, increment_ms: 18446744073709551615 }",
+            ),
+            "increment_ms of 18446744073709551615 ms is more than a week",
+        ),
+        (
+            good.replace("rounds: 1", "rounds: 4294967295"),
+            "rounds must be in 1..=100000, got 4294967295",
+        ),
+        (
+            good.replace("rounds: 1", "rounds: 1\nhandshake_timeout_ms: 0"),
+            "handshake_timeout_ms must be between 1 ms and a week, got 0",
+        ),
+        (
+            good.replace(
+                "rounds: 1",
+                "rounds: 1\nanchor: { engine: random, elo: .nan }",
+            ),
+            "anchor: elo must be a finite number, got NaN",
+        ),
+        (
+            good.replace("rounds: 1", "rounds: 1\nwithdraw_after: 0"),
+            "withdraw_after must be at least 1",
+        ),
+        (
+            good.replace(&engine("greedy"), "engines/no_such_engine"),
+            "is resolved against",
         ),
         (
             good.replace("{ movetime_ms: 20 }", "{ movetime_ms: 999999999999 }"),
