@@ -14,6 +14,7 @@
 //! - [`rating`]: Bradley–Terry and pentanomial maths; [`standings`]: per-scope tables.
 //! - [`report`]: CSV, PGN, progress and summary; [`commands`] and [`cli`]: the binary.
 //! - [`player_library`]: course Amazons players built as shared libraries (config form, adapter).
+//! - [`play`]: `arena play` (a person against an engine) and `arena replay` at the terminal.
 //! - [`seed`]: portable seeded randomness, so one seed gives the same tournament everywhere.
 #![deny(missing_docs)]
 
@@ -23,6 +24,7 @@ pub mod config;
 pub mod engine;
 pub mod games;
 pub mod player_library;
+pub mod play;
 pub mod protocol;
 pub mod rating;
 pub mod record;
