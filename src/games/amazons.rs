@@ -621,12 +621,9 @@ impl Game for Amazons {
 
     fn move_help(&self) -> String {
         let w = self.width();
-        let example = self
-            .legal_moves()
-            .first()
-            .map_or_else(String::new, |&mv| {
-                format!(" For example `{}` is legal here.", self.move_text(mv))
-            });
+        let example = self.legal_moves().first().map_or_else(String::new, |&mv| {
+            format!(" For example `{}` is legal here.", self.move_text(mv))
+        });
         format!(
             "A move is src-dst-arrow, three vertex ids: a vertex id is its row's label (left) \
              plus its column (top), i.e. row*{w} + column. Your queen (1 for the first player, 2 \

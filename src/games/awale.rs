@@ -571,7 +571,8 @@ impl Game for Awale {
             match self.grand_slam {
                 GrandSlam::NoCapture => "is legal but captures nothing",
                 GrandSlam::Capture => "captures as usual",
-                GrandSlam::Forbidden => "is illegal unless every move is one (then it captures nothing)",
+                GrandSlam::Forbidden =>
+                    "is illegal unless every move is one (then it captures nothing)",
             }
         )
     }

@@ -392,7 +392,10 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
     if args.name == opponent.name {
         return Err(Stop(
             BAD_CONFIG,
-            format!("you and the engine are both called `{}`: give --name", args.name),
+            format!(
+                "you and the engine are both called `{}`: give --name",
+                args.name
+            ),
         ));
     }
     let seed = args.seed.unwrap_or_else(drawn_seed);
@@ -475,10 +478,11 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
         Ok(()) => {
             let stdin = io::stdin();
             let mut input = stdin.lock();
-            drive(&mut game, &mut seat, &setup, human, &names, &mut input, ansi)
+            drive(
+                &mut game, &mut seat, &setup, human, &names, &mut input, ansi,
+            )
         }
     };
-    drop(seat);
     engine.quit();
     ENGINE_GROUP.store(0, Ordering::SeqCst);
 
@@ -577,7 +581,11 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
 }
 
 /// Handshake, the config's options, and a check that the engine plays the game.
-fn start_engine(engine: &mut Engine, opponent: &Opponent, game: GameKind) -> Result<Identity, Stop> {
+fn start_engine(
+    engine: &mut Engine,
+    opponent: &Opponent,
+    game: GameKind,
+) -> Result<Identity, Stop> {
     let name = &opponent.name;
     let identity = engine
         .handshake(Duration::from_millis(HANDSHAKE_MS))
@@ -669,7 +677,10 @@ fn drive(
                 Input::Resign => return End::Resigned,
                 Input::Help => {
                     println!("{COMMANDS}");
-                    println!("{}", wrap(&format!("Moves: {}", game.pos.move_help()), WIDTH));
+                    println!(
+                        "{}",
+                        wrap(&format!("Moves: {}", game.pos.move_help()), WIDTH)
+                    );
                 }
                 Input::Fen => println!("{}", game.pos.fen()),
                 Input::Board => print_status(game, names, human, ansi),
@@ -710,16 +721,11 @@ fn print_status(game: &Game, names: &BySide<String>, human: Side, ansi: bool) {
             Limit::Clock { .. } => format!(", {} left", seconds(clocks[side])),
             _ => String::new(),
         };
-        format!(
-            "{}{you} {} used{clock}",
-            names[side],
-            seconds(used[side])
-        )
+        format!("{}{you} {} used{clock}", names[side], seconds(used[side]))
     };
-    let last = game
-        .plies
-        .last()
-        .map_or_else(String::new, |p| format!(", last move {} by {}", p.text, p.side));
+    let last = game.plies.last().map_or_else(String::new, |p| {
+        format!(", last move {} by {}", p.text, p.side)
+    });
     println!(
         "\n{} {}: first (1) {}; second (2) {}{last}",
         bold("ply", ansi),
@@ -781,9 +787,15 @@ mod tests {
     fn wrapping_keeps_words_whole_and_lines_short() {
         let text = "one two three four five six seven eight nine ten";
         let wrapped = wrap(text, 14);
-        assert_eq!(wrapped, "one two three\nfour five six\nseven eight\nnine ten");
+        assert_eq!(
+            wrapped,
+            "one two three\nfour five six\nseven eight\nnine ten"
+        );
         assert_eq!(wrap("a verylongword b", 4), "a\nverylongword\nb");
-        assert_eq!(wrapped.split_whitespace().collect::<Vec<_>>().join(" "), text);
+        assert_eq!(
+            wrapped.split_whitespace().collect::<Vec<_>>().join(" "),
+            text
+        );
     }
 
     #[test]
@@ -801,11 +813,9 @@ mod tests {
     }
 
     fn awale_game(moves: &[&str]) -> Game {
-        let start = AnyPosition::from_fen(
-            GameKind::Awale,
-            "4,4,4,4,4,4/4,4,4,4,4,4 0,0 1 no_capture",
-        )
-        .unwrap();
+        let start =
+            AnyPosition::from_fen(GameKind::Awale, "4,4,4,4,4,4/4,4,4,4,4,4 0,0 1 no_capture")
+                .unwrap();
         let mut game = Game {
             pos: start.clone(),
             start,
@@ -858,8 +868,9 @@ mod tests {
 
     #[test]
     fn listed_moves_carry_their_gain_and_filter_by_prefix() {
-        let pos = AnyPosition::from_fen(GameKind::Awale, "0,0,0,0,2,3/1,2,1,5,0,0 0,0 1 no_capture")
-            .unwrap();
+        let pos =
+            AnyPosition::from_fen(GameKind::Awale, "0,0,0,0,2,3/1,2,1,5,0,0 0,0 1 no_capture")
+                .unwrap();
         let text = list_moves(&pos, "");
         assert!(text.starts_with("2 legal moves: 5(+2) 6(+7)"), "{text}");
         assert_eq!(list_moves(&pos, "1"), "no legal move starts with `1`");

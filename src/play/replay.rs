@@ -22,10 +22,7 @@ use crate::report::files;
 /// position or a move cannot be read or is illegal.
 pub fn positions(record: &GameRecord) -> Result<Vec<AnyPosition>, String> {
     let id = record.game_id;
-    let kind: GameKind = record
-        .game
-        .parse()
-        .map_err(|e| format!("game {id}: {e}"))?;
+    let kind: GameKind = record.game.parse().map_err(|e| format!("game {id}: {e}"))?;
     let mut pos =
         AnyPosition::from_fen(kind, &record.start_fen).map_err(|e| format!("game {id}: {e}"))?;
     let mut all = vec![pos.clone()];
