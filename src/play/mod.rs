@@ -622,6 +622,7 @@ fn drive(
     input: &mut dyn BufRead,
     ansi: bool,
 ) -> End {
+    let echo = !io::stdin().is_terminal();
     let mut show_board = true;
     loop {
         if game.pos.outcome().is_some() {
@@ -670,6 +671,10 @@ fn drive(
                     return End::Quit;
                 }
                 Ok(_) => {}
+            }
+            // Piped input is not echoed by a terminal: show it, so the transcript reads.
+            if echo {
+                println!("{}", line.trim_end());
             }
             match Input::parse(&line) {
                 Input::Empty => {}

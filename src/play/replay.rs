@@ -5,7 +5,7 @@
 //! row's start position and moves, so a row whose moves are not legal is reported, never
 //! drawn; the boards come from each game's `render`. Reads files, writes none.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
 use super::{Stop, bold, finish, seconds, use_colour};
@@ -151,8 +151,14 @@ fn run(args: &ReplayArgs) -> Result<u8, Stop> {
     }
     let stdin = io::stdin();
     let mut input = stdin.lock();
+    // Piped input is not echoed by a terminal: show it, so the transcript reads.
+    let echo = !io::stdin().is_terminal();
     let mut k = 0;
     loop {
+        if ansi {
+            // On a terminal each ply replaces the last one: clear the screen, cursor home.
+            print!("\x1b[2J\x1b[H");
+        }
         print!("{}", frame(record, &positions, k, ansi));
         loop {
             print!("[Enter] next, b back, a ply number, q quit> ");
@@ -162,6 +168,9 @@ fn run(args: &ReplayArgs) -> Result<u8, Stop> {
                 Ok(0) | Err(_) => Step::Quit,
                 Ok(_) => Step::parse(&line),
             };
+            if echo && step != Step::Quit {
+                println!("{}", line.trim_end());
+            }
             match step {
                 Step::Quit => {
                     println!();
