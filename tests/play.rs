@@ -116,6 +116,24 @@ fn a_whole_awale_game_against_random_is_recorded_and_replays() {
     assert_eq!(shown.matches(" to move\n").count(), g.plies as usize + 1);
     assert!(shown.contains(&end.render(false)), "{shown}");
     assert!(!shown.contains('\x1b'), "no colour when not a terminal");
+    // moves.csv has every ply's time; the replay shows them and the time used at the end
+    // matches the game's totals.
+    let moves = std::fs::read_to_string(dir.path("play/moves.csv")).unwrap();
+    assert_eq!(moves.lines().count(), g.plies as usize + 1, "{moves}");
+    assert!(shown.contains("ply 1/"), "{shown}");
+    assert!(
+        shown
+            .lines()
+            .any(|l| l.starts_with("ply 2/") && l.ends_with(" ms")),
+        "{shown}"
+    );
+    let seconds = |ms: u64| format!("{:.1} s", ms as f64 / 1000.0);
+    let totals = format!(
+        "time used: human {}, random {}",
+        seconds(g.first_time_ms),
+        seconds(g.second_time_ms)
+    );
+    assert!(shown.contains(&totals), "{totals} in {shown}");
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! moves explained by its `move_help`. Knows no game's rules and must not: everything
 //! game-specific goes through [`AnyPosition`]. [`replay`] steps through recorded games.
 
+pub mod moves_file;
 pub mod replay;
 
 use std::collections::BTreeMap;
@@ -16,6 +17,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
+use self::moves_file::MoveRow;
 use crate::cli::{HumanSide, PlayArgs};
 use crate::commands::{BAD_CONFIG, DONE, FAILED, INTERRUPTED};
 use crate::config::{self, Limit, TimeControl, TimeControlSpec};
@@ -572,6 +574,20 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
     files::GamesWriter::append(&games_path)
         .and_then(|mut w| w.write(&record))
         .map_err(|e| Stop(FAILED, e.to_string()))?;
+    let rows: Vec<MoveRow<'_>> = game
+        .plies
+        .iter()
+        .enumerate()
+        .map(|(i, p)| MoveRow {
+            ply: i + 1,
+            side: p.side,
+            player: &names[p.side],
+            text: &p.text,
+            time_ms: p.ms,
+        })
+        .collect();
+    moves_file::append(&args.output.join(moves_file::MOVES), game_id, &rows)
+        .map_err(|e| Stop(FAILED, e))?;
     println!(
         "game {game_id} recorded in {}; replay it with: arena replay {} --game {game_id}",
         games_path.display(),

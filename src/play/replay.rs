@@ -5,13 +5,14 @@
 //! row's start position and moves, so a row whose moves are not legal is reported, never
 //! drawn; the boards come from each game's `render`. Reads files, writes none.
 
+use std::collections::BTreeMap;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
-use super::{Stop, bold, finish, seconds, use_colour};
+use super::{Stop, bold, finish, moves_file, seconds, use_colour};
 use crate::cli::ReplayArgs;
 use crate::commands::{BAD_CONFIG, DONE};
-use crate::games::{AnyPosition, GameKind};
+use crate::games::{AnyPosition, BySide, GameKind, Side};
 use crate::record::GameRecord;
 use crate::report::files;
 
@@ -34,8 +35,15 @@ pub fn positions(record: &GameRecord) -> Result<Vec<AnyPosition>, String> {
     Ok(all)
 }
 
-/// The header, move line and board of ply `k` (0 = the start position).
-fn frame(record: &GameRecord, positions: &[AnyPosition], k: usize, ansi: bool) -> String {
+/// The header, move line and board of ply `k` (0 = the start position); `times` holds each
+/// ply's time (ms) when a moves.csv gave them.
+fn frame(
+    record: &GameRecord,
+    positions: &[AnyPosition],
+    times: &BTreeMap<usize, u64>,
+    k: usize,
+    ansi: bool,
+) -> String {
     let last = positions.len() - 1;
     let moves: Vec<&str> = record.moves.split_whitespace().collect();
     let mut text = format!(
@@ -52,12 +60,29 @@ fn frame(record: &GameRecord, positions: &[AnyPosition], k: usize, ansi: bool) -
         // The mover of ply k is the side to move before it.
         let mover = positions[k - 1].side_to_move();
         let name = match mover {
-            crate::games::Side::First => &record.first,
-            crate::games::Side::Second => &record.second,
+            Side::First => &record.first,
+            Side::Second => &record.second,
         };
+        let took = times
+            .get(&k)
+            .map_or_else(String::new, |ms| format!(" in {ms} ms"));
         text.push_str(&format!(
-            "ply {k}/{last}: {name} ({mover}) played {}\n",
+            "ply {k}/{last}: {name} ({mover}) played {}{took}\n",
             moves[k - 1]
+        ));
+    }
+    if !times.is_empty() {
+        // Time used so far by each side, from the plies' times.
+        let mut used = BySide::new(0, 0);
+        for ply in 1..=k {
+            used[positions[ply - 1].side_to_move()] += times.get(&ply).copied().unwrap_or(0);
+        }
+        text.push_str(&format!(
+            "time used: {} {}, {} {}\n",
+            record.first,
+            seconds(used.first),
+            record.second,
+            seconds(used.second)
         ));
     }
     text.push_str(&positions[k].render(ansi));
@@ -141,11 +166,15 @@ fn run(args: &ReplayArgs) -> Result<u8, Stop> {
             .ok_or_else(|| Stop(BAD_CONFIG, format!("{file}: no games")))?,
     };
     let positions = positions(record).map_err(|e| Stop(BAD_CONFIG, format!("{file}: {e}")))?;
+    let times = moves_file::ply_times(
+        &args.games.with_file_name(moves_file::MOVES),
+        record.game_id,
+    );
     let ansi = use_colour(args.no_color);
     let last = positions.len() - 1;
     if args.all {
         for k in 0..=last {
-            print!("{}", frame(record, &positions, k, ansi));
+            print!("{}", frame(record, &positions, &times, k, ansi));
         }
         return Ok(DONE);
     }
@@ -159,7 +188,7 @@ fn run(args: &ReplayArgs) -> Result<u8, Stop> {
             // On a terminal each ply replaces the last one: clear the screen, cursor home.
             print!("\x1b[2J\x1b[H");
         }
-        print!("{}", frame(record, &positions, k, ansi));
+        print!("{}", frame(record, &positions, &times, k, ansi));
         loop {
             print!("[Enter] next, b back, a ply number, q quit> ");
             let _ = io::stdout().flush();
