@@ -264,6 +264,7 @@ boards:
 engines:
   - {{ name: crasher, command: {hostile}, args: [--crash, --at, 2] }}
   - {{ name: cheat, command: {hostile}, args: [--illegal] }}
+  - {{ name: mute, command: {hostile}, args: [--exit-in-handshake] }}
 "
         ),
     );
@@ -295,7 +296,16 @@ engines:
         &input,
     );
     assert_eq!(code, 0, "{out}");
+    // An engine that never starts is an error before any game: nothing is recorded.
+    let (code, out) = play(
+        &dir,
+        &["--config", &config, "--engine-name", "mute"],
+        &input,
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("engine mute: handshake failed"), "{out}");
     let rows = games(&dir);
+    assert_eq!(rows.len(), 2);
     assert_eq!(rows[0].termination, Termination::Crash, "{:?}", rows[0]);
     assert_eq!((rows[0].result.as_str(), rows[0].plies), ("1-0", 3));
     assert!(rows[0].detail.contains("crasher (second)"), "{:?}", rows[0]);
