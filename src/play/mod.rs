@@ -653,6 +653,11 @@ fn drive(
             let (mut clocks, mut used) = game.clocks();
             let before = used[side];
             let tcs = BySide::new(game.time_control, game.time_control);
+            if ansi {
+                // Overwritten by the move once it comes (terminals only).
+                print!("{} ({side}) is thinking…\r", names[side]);
+                let _ = io::stdout().flush();
+            }
             match referee::engine_move(
                 seat,
                 tcs,
@@ -664,7 +669,8 @@ fn drive(
             ) {
                 Ok(text) => {
                     let ms = used[side] - before;
-                    println!("{} ({side}) plays {text} ({ms} ms)", names[side]);
+                    let clear = if ansi { "\x1b[2K" } else { "" };
+                    println!("{clear}{} ({side}) plays {text} ({ms} ms)", names[side]);
                     game.plies.push(Ply { text, side, ms });
                     show_board = true;
                 }
