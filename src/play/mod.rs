@@ -488,89 +488,36 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
     engine.quit();
     ENGINE_GROUP.store(0, Ordering::SeqCst);
 
-    let (outcome, termination, detail, scores) = match end {
-        End::Quit => {
-            println!("game left unfinished: not recorded (`resign` records a loss)");
-            return Ok(DONE);
-        }
-        End::Rules(Termination::MaxPlies) => (
-            game.pos.adjudicate(),
-            Termination::MaxPlies,
-            format!("adjudicated after {} plies", game.plies.len()),
-            game.pos.final_scores(),
-        ),
-        End::Rules(termination) => (
-            game.pos.outcome().unwrap_or(Outcome::Draw),
-            termination,
-            String::new(),
-            game.pos.scores(),
-        ),
-        End::Engine(fault) => (
-            Outcome::Decisive {
-                winner: fault.side.other(),
-            },
-            fault.termination,
-            fault.detail,
-            game.pos.scores(),
-        ),
-        End::Resigned => (
-            Outcome::Decisive {
-                winner: human.other(),
-            },
-            Termination::Resign,
-            format!(
-                "{} ({human}) resigned at ply {}",
-                args.name,
-                game.plies.len() + 1
-            ),
-            game.pos.scores(),
-        ),
+    let Some(mut record) = game_record(&game, end, human, &names) else {
+        println!("game left unfinished: not recorded (`resign` records a loss)");
+        return Ok(DONE);
     };
     print!("{}", game.pos.render(ansi));
-    let verdict = match outcome {
-        Outcome::Draw => "a draw".to_owned(),
-        Outcome::Decisive { winner } if winner == human => "you win".to_owned(),
-        Outcome::Decisive { winner } => format!("{} wins", names[winner]),
+    let verdict = match Outcome::from_result_str(&record.result) {
+        Some(Outcome::Decisive { winner }) if winner == human => "you win".to_owned(),
+        Some(Outcome::Decisive { winner }) => format!("{} wins", names[winner]),
+        _ => "a draw".to_owned(),
     };
-    let tally = scores.map_or_else(String::new, |s| format!(", {}-{}", s.first, s.second));
+    let tally = match (record.score_first, record.score_second) {
+        (Some(a), Some(b)) => format!(", {a}-{b}"),
+        _ => String::new(),
+    };
+    let detail = if record.detail.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", record.detail)
+    };
     println!(
-        "{}: {} ({termination}{tally}){}",
+        "{}: {verdict} ({}{tally}){detail}",
         bold("game over", ansi),
-        verdict,
-        if detail.is_empty() {
-            String::new()
-        } else {
-            format!(": {detail}")
-        }
+        record.termination
     );
-    let (_, used) = game.clocks();
     // Another `arena play` may have written in the meantime: take the id now.
     let game_id = next_id(&games_path)?;
-    let record = GameRecord {
-        game_id,
-        round: 1,
-        board: board_name,
-        game: game.start.kind().name().to_owned(),
-        pair: game_id,
-        first: names.first.clone(),
-        second: names.second.clone(),
-        result: outcome.result_str().to_owned(),
-        termination,
-        plies: game.plies.len() as u32,
-        score_first: scores.map(|s| s.first),
-        score_second: scores.map(|s| s.second),
-        duration_ms: started.elapsed().as_millis() as u64,
-        first_time_ms: used.first,
-        second_time_ms: used.second,
-        start_fen: game.start.fen(),
-        moves: game
-            .plies
-            .iter()
-            .map(|p| p.text.as_str())
-            .collect::<Vec<_>>()
-            .join(" "),
-        detail,
-    };
+    record.game_id = game_id;
+    record.pair = game_id;
+    record.board = board_name;
+    record.duration_ms = started.elapsed().as_millis() as u64;
     files::GamesWriter::append(&games_path)
         .and_then(|mut w| w.write(&record))
         .map_err(|e| Stop(FAILED, e.to_string()))?;
@@ -594,6 +541,74 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
         games_path.display()
     );
     Ok(DONE)
+}
+
+/// The games.csv row of a game that ended with `end`, as the referee would write it (result
+/// and scores by the rules, adjudicated at the ply cap, lost by the side at fault); `None`
+/// when the person quit. Id, pair, board and duration are left for the caller (0, empty).
+fn game_record(game: &Game, end: End, human: Side, names: &BySide<String>) -> Option<GameRecord> {
+    let pos = &game.pos;
+    let (outcome, termination, detail, scores) = match end {
+        End::Quit => return None,
+        End::Rules(Termination::MaxPlies) => (
+            pos.adjudicate(),
+            Termination::MaxPlies,
+            format!("adjudicated after {} plies", game.plies.len()),
+            pos.final_scores(),
+        ),
+        End::Rules(termination) => (
+            pos.outcome().unwrap_or(Outcome::Draw),
+            termination,
+            String::new(),
+            pos.scores(),
+        ),
+        End::Engine(fault) => (
+            Outcome::Decisive {
+                winner: fault.side.other(),
+            },
+            fault.termination,
+            fault.detail,
+            pos.scores(),
+        ),
+        End::Resigned => (
+            Outcome::Decisive {
+                winner: human.other(),
+            },
+            Termination::Resign,
+            format!(
+                "{} ({human}) resigned at ply {}",
+                names[human],
+                game.plies.len() + 1
+            ),
+            pos.scores(),
+        ),
+    };
+    let (_, used) = game.clocks();
+    Some(GameRecord {
+        game_id: 0,
+        round: 1,
+        board: String::new(),
+        game: game.start.kind().name().to_owned(),
+        pair: 0,
+        first: names.first.clone(),
+        second: names.second.clone(),
+        result: outcome.result_str().to_owned(),
+        termination,
+        plies: game.plies.len() as u32,
+        score_first: scores.map(|s| s.first),
+        score_second: scores.map(|s| s.second),
+        duration_ms: 0,
+        first_time_ms: used.first,
+        second_time_ms: used.second,
+        start_fen: game.start.fen(),
+        moves: game
+            .plies
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        detail,
+    })
 }
 
 /// Handshake, the config's options, and a check that the engine plays the game.
@@ -825,6 +840,49 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #[test]
+        fn wrapped_lines_fit_and_keep_every_word(
+            words in proptest::collection::vec("[a-z]{1,12}", 0..40),
+            width in 8usize..40,
+        ) {
+            let text = words.join(" ");
+            let wrapped = wrap(&text, width);
+            for line in wrapped.lines() {
+                // A word longer than the width keeps a line of its own.
+                proptest::prop_assert!(line.chars().count() <= width || !line.contains(' '));
+            }
+            proptest::prop_assert_eq!(wrapped.split_whitespace().collect::<Vec<_>>(), words);
+        }
+
+        #[test]
+        fn undo_returns_to_the_position_before_the_persons_last_move(
+            picks in proptest::collection::vec(0usize..64, 0..30),
+            human_first in proptest::bool::ANY,
+        ) {
+            let human = if human_first { Side::First } else { Side::Second };
+            let mut game = awale_game(&[]);
+            let mut before = Vec::new();
+            for pick in picks {
+                let moves = game.pos.legal_move_texts();
+                if moves.is_empty() {
+                    break;
+                }
+                before.push(game.pos.fen());
+                let side = game.pos.side_to_move();
+                let text = game.pos.play_text(&moves[pick % moves.len()]).unwrap();
+                game.plies.push(Ply { text, side, ms: 1 });
+            }
+            let last_human = game.plies.iter().rposition(|p| p.side == human);
+            proptest::prop_assert_eq!(game.undo(human), last_human.is_some());
+            if let Some(i) = last_human {
+                proptest::prop_assert_eq!(game.plies.len(), i);
+                proptest::prop_assert_eq!(game.pos.fen(), before[i].clone());
+                proptest::prop_assert_eq!(game.pos.side_to_move(), human);
+            }
+        }
+    }
+
     #[test]
     fn commands_are_recognised_and_everything_else_is_a_move() {
         assert_eq!(Input::parse("  \n"), Input::Empty);
@@ -882,6 +940,46 @@ mod tests {
         let mut game = awale_game(&["3"]);
         assert!(!game.undo(Side::Second));
         assert_eq!(game.plies.len(), 1);
+    }
+
+    #[test]
+    fn records_follow_the_referees_rules() {
+        let names = BySide::new("ada".to_owned(), "bot".to_owned());
+        let game = awale_game(&["3", "4", "1"]);
+        let resigned = game_record(&game, End::Resigned, Side::Second, &names).unwrap();
+        assert_eq!(resigned.result, "1-0");
+        assert_eq!(resigned.termination, Termination::Resign);
+        assert_eq!(resigned.detail, "bot (second) resigned at ply 4");
+        assert_eq!((resigned.plies, resigned.moves.as_str()), (3, "3 4 1"));
+        assert_eq!(
+            (resigned.first_time_ms, resigned.second_time_ms),
+            (1200, 600)
+        );
+        let fault = Fault {
+            side: Side::First,
+            termination: Termination::TimeForfeit,
+            detail: "late".into(),
+            restart: false,
+        };
+        let forfeit = game_record(&game, End::Engine(fault), Side::Second, &names).unwrap();
+        assert_eq!(
+            (forfeit.result.as_str(), forfeit.detail.as_str()),
+            ("0-1", "late")
+        );
+        // At the ply cap each row's seeds go to its owner: 25 on the first row, 23 on the second.
+        let capped = game_record(
+            &game,
+            End::Rules(Termination::MaxPlies),
+            Side::First,
+            &names,
+        );
+        let capped = capped.unwrap();
+        assert_eq!(capped.result, "1-0");
+        assert_eq!(
+            (capped.score_first, capped.score_second),
+            (Some(25), Some(23))
+        );
+        assert!(game_record(&game, End::Quit, Side::First, &names).is_none());
     }
 
     #[test]
