@@ -25,7 +25,7 @@ use crate::engine::{self, Engine, Identity, Launch};
 use crate::games::{AnyPosition, BoardSpec, BySide, GameKind, Outcome, Side};
 use crate::protocol::{self, Command};
 use crate::record::{GameRecord, Termination};
-use crate::referee::{self, Fault, Seat, Setup};
+use crate::referee::{self, Fault, Seat, Setup, SideClock};
 use crate::report::files;
 use crate::schedule::Fixture;
 
@@ -254,12 +254,17 @@ fn opponent(args: &PlayArgs, cwd: &Path) -> Result<Opponent, Stop> {
     })
 }
 
-/// One ply played: the move text, who played it and the time it took (ms).
+/// One ply played: the move text, who played it and the time it took.
 #[derive(Clone, Debug)]
 struct Ply {
     text: String,
     side: Side,
-    ms: u64,
+    elapsed: Duration,
+}
+
+/// A duration to the nearest whole ms, as the referee writes times in records.
+fn round_ms(d: Duration) -> u64 {
+    (d.as_micros() as u64 + 500) / 1000
 }
 
 /// The game as it stands: the start, the plies, and what follows from them.
@@ -282,19 +287,17 @@ impl Game {
         self.pos = pos;
     }
 
-    /// Clocks (ms left, under a clock time control) and time used (ms) after the plies, both
-    /// sides on the engine's time control; the person's clock runs but never forfeits.
-    fn clocks(&self) -> (BySide<u64>, BySide<u64>) {
-        let mut used = BySide::new(0, 0);
-        let mut clocks = BySide::new(0, 0);
-        if let Limit::Clock { base, .. } = self.time_control.limit {
-            clocks = BySide::new(base, base);
-        }
+    /// Both sides' clocks and time used after the plies, both on the engine's time control
+    /// (the `go` line carries both clocks); the person's clock runs but never forfeits.
+    fn clocks(&self) -> (BySide<SideClock>, BySide<Duration>) {
+        let mut used = BySide::new(Duration::ZERO, Duration::ZERO);
+        let mut clocks = BySide::new(
+            SideClock::new(self.time_control),
+            SideClock::new(self.time_control),
+        );
         for ply in &self.plies {
-            used[ply.side] += ply.ms;
-            if let Limit::Clock { increment, .. } = self.time_control.limit {
-                clocks[ply.side] = clocks[ply.side].saturating_sub(ply.ms) + increment;
-            }
+            used[ply.side] += ply.elapsed;
+            clocks[ply.side].charge(ply.elapsed);
         }
         (clocks, used)
     }
@@ -517,7 +520,7 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
     record.game_id = game_id;
     record.pair = game_id;
     record.board = board_name;
-    record.duration_ms = started.elapsed().as_millis() as u64;
+    record.duration_ms = round_ms(started.elapsed());
     files::GamesWriter::append(&games_path)
         .and_then(|mut w| w.write(&record))
         .map_err(|e| Stop(FAILED, e.to_string()))?;
@@ -530,7 +533,7 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
             side: p.side,
             player: &names[p.side],
             text: &p.text,
-            time_ms: p.ms,
+            time_ms: round_ms(p.elapsed),
         })
         .collect();
     moves_file::append(&args.output.join(moves_file::MOVES), game_id, &rows)
@@ -598,8 +601,8 @@ fn game_record(game: &Game, end: End, human: Side, names: &BySide<String>) -> Op
         score_first: scores.map(|s| s.first),
         score_second: scores.map(|s| s.second),
         duration_ms: 0,
-        first_time_ms: used.first,
-        second_time_ms: used.second,
+        first_time_ms: round_ms(used.first),
+        second_time_ms: round_ms(used.second),
         start_fen: game.start.fen(),
         moves: game
             .plies
@@ -667,7 +670,6 @@ fn drive(
         if side != human {
             let (mut clocks, mut used) = game.clocks();
             let before = used[side];
-            let tcs = BySide::new(game.time_control, game.time_control);
             if ansi {
                 // Overwritten by the move once it comes (terminals only).
                 print!("{} ({side}) is thinking…\r", names[side]);
@@ -675,7 +677,6 @@ fn drive(
             }
             match referee::engine_move(
                 seat,
-                tcs,
                 &mut clocks,
                 &mut used,
                 &game.position_line(),
@@ -683,10 +684,18 @@ fn drive(
                 ply,
             ) {
                 Ok(text) => {
-                    let ms = used[side] - before;
+                    let elapsed = used[side] - before;
                     let clear = if ansi { "\x1b[2K" } else { "" };
-                    println!("{clear}{} ({side}) plays {text} ({ms} ms)", names[side]);
-                    game.plies.push(Ply { text, side, ms });
+                    println!(
+                        "{clear}{} ({side}) plays {text} ({} ms)",
+                        names[side],
+                        round_ms(elapsed)
+                    );
+                    game.plies.push(Ply {
+                        text,
+                        side,
+                        elapsed,
+                    });
                     show_board = true;
                 }
                 Err(fault) => return End::Engine(fault),
@@ -748,8 +757,12 @@ fn drive(
             }
         };
         if let Some(text) = text {
-            let ms = asked.elapsed().as_millis() as u64;
-            game.plies.push(Ply { text, side, ms });
+            let elapsed = asked.elapsed();
+            game.plies.push(Ply {
+                text,
+                side,
+                elapsed,
+            });
         }
     }
 }
@@ -760,10 +773,14 @@ fn print_status(game: &Game, names: &BySide<String>, human: Side, ansi: bool) {
     let who = |side: Side| {
         let you = if side == human { " (you)" } else { "" };
         let clock = match game.time_control.limit {
-            Limit::Clock { .. } => format!(", {} left", seconds(clocks[side])),
+            Limit::Clock { .. } => format!(", {} left", seconds(clocks[side].left_ms())),
             _ => String::new(),
         };
-        format!("{}{you} {} used{clock}", names[side], seconds(used[side]))
+        format!(
+            "{}{you} {} used{clock}",
+            names[side],
+            seconds(round_ms(used[side]))
+        )
     };
     let last = game.plies.last().map_or_else(String::new, |p| {
         format!(", last move {} by {}", p.text, p.side)
@@ -871,7 +888,11 @@ mod tests {
                 before.push(game.pos.fen());
                 let side = game.pos.side_to_move();
                 let text = game.pos.play_text(&moves[pick % moves.len()]).unwrap();
-                game.plies.push(Ply { text, side, ms: 1 });
+                game.plies.push(Ply {
+                    text,
+                    side,
+                    elapsed: Duration::from_millis(1),
+                });
             }
             let last_human = game.plies.iter().rposition(|p| p.side == human);
             proptest::prop_assert_eq!(game.undo(human), last_human.is_some());
@@ -920,7 +941,7 @@ mod tests {
             game.plies.push(Ply {
                 text: (*m).to_owned(),
                 side,
-                ms: 300 * (i as u64 + 1),
+                elapsed: Duration::from_millis(300 * (i as u64 + 1)),
             });
         }
         game
@@ -986,9 +1007,12 @@ mod tests {
     fn clocks_charge_each_side_and_add_the_increment() {
         let game = awale_game(&["3", "4", "1"]);
         let (clocks, used) = game.clocks();
-        assert_eq!(used, BySide::new(300 + 900, 600));
+        assert_eq!(used.map(round_ms), BySide::new(300 + 900, 600));
         // First: 1000 − 300 + 100 = 800, then 800 − 900 stops at 0, + 100.
-        assert_eq!(clocks, BySide::new(100, 1000 - 600 + 100));
+        assert_eq!(
+            clocks.map(|c| c.left_ms()),
+            BySide::new(100, 1000 - 600 + 100)
+        );
     }
 
     #[test]
