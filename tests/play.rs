@@ -315,7 +315,8 @@ engines:
         "{:?}",
         rows[1]
     );
-    assert_eq!((rows[1].result.as_str(), rows[1].plies), ("0-1", 0));
+    assert_eq!(rows[1].result.as_str(), "0-1");
+    assert!(rows[1].detail.contains("cheat (first)"), "{:?}", rows[1]);
     // Both rows replay: a game that ended on a fault is still a legal prefix.
     let shown = replay_all(&dir.path("play/games.csv"), 0);
     assert!(
