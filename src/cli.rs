@@ -40,6 +40,19 @@ pub enum Commands {
         arena show --game awale --fen '4,4,4,4,4,4/4,4,4,4,4,4 0,0 1 no_capture' --moves '3 4'"
     )]
     Show(ShowArgs),
+    /// Plays a game against an engine at the terminal, then appends it to a games.csv.
+    #[command(after_help = "Examples:\n  \
+        arena play --board '{game: awale, pits: 6}' --engine target/release/alphabeta\n  \
+        arena play --config configs/round_robin.yaml --engine-name greedy --human second\n\n\
+        At the prompt: a move, `moves [PREFIX]`, `undo`, `board`, `fen`, `help`, `resign`, `quit`.\n\
+        Exit codes: 0 done (also after `quit`), 1 the engine could not start, 2 bad usage, \
+        130 interrupted.")]
+    Play(PlayArgs),
+    /// Steps through a recorded game of a games.csv, drawing the board after each ply.
+    #[command(after_help = "Examples:\n  arena replay results/play/games.csv\n  \
+        arena replay results/round_robin/games.csv --game 12 --all\n\n\
+        At the prompt: Enter next ply, `b` back, a ply number to jump, `q` quit.")]
+    Replay(ReplayArgs),
 }
 
 /// Arguments of `arena run`.
@@ -122,4 +135,67 @@ pub struct ShowArgs {
     /// No ANSI colours even on a terminal.
     #[arg(long)]
     pub plain: bool,
+}
+
+/// Which side the person plays in `arena play`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum HumanSide {
+    /// Moves first from the start position.
+    First,
+    /// Moves second.
+    Second,
+}
+
+/// Arguments of `arena play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The board, a spec in YAML as in a config's `boards:` list (default with --config: its
+    /// first board).
+    #[arg(long)]
+    pub board: Option<String>,
+    /// The engine's program and its arguments (arguments starting with `-` need --config).
+    #[arg(long, num_args = 1.., value_name = "CMD [ARGS]", conflicts_with = "config")]
+    pub engine: Vec<String>,
+    /// A tournament config to take the engine from (command, options, time control, limits).
+    #[arg(long, requires = "engine_name")]
+    pub config: Option<PathBuf>,
+    /// The engine's name: which engine of --config, or the name recorded for --engine (default:
+    /// the program's file name).
+    #[arg(long)]
+    pub engine_name: Option<String>,
+    /// The side you play.
+    #[arg(long, value_enum, default_value = "first")]
+    pub human: HumanSide,
+    /// Your name in games.csv.
+    #[arg(long, default_value = "human")]
+    pub name: String,
+    /// The engine's time per move (ms), overriding --config's time control (default without
+    /// --config: 1000).
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Seed of the board (and of the engine's `Seed` option); default: drawn and printed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Directory of the games.csv the game is appended to.
+    #[arg(long, short, default_value = "results/play")]
+    pub output: PathBuf,
+    /// No ANSI colours even on a terminal (also when NO_COLOR is set).
+    #[arg(long)]
+    pub no_color: bool,
+}
+
+/// Arguments of `arena replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A games.csv written by `arena run` or `arena play`.
+    pub games: PathBuf,
+    /// The `game_id` to replay (default: the last row).
+    #[arg(long)]
+    pub game: Option<u64>,
+    /// Print every position at once instead of waiting for Enter.
+    #[arg(long)]
+    pub all: bool,
+    /// No ANSI colours even on a terminal (also when NO_COLOR is set).
+    #[arg(long)]
+    pub no_color: bool,
 }

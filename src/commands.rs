@@ -1,5 +1,6 @@
-//! What each subcommand does, from parsed arguments to an exit code. The only module that
-//! prints to stdout.
+//! What each subcommand does, from parsed arguments to an exit code. Prints to stdout, as do
+//! the command bodies it hands over to ([`crate::tournament`] for a run, [`crate::play`] for
+//! play and replay).
 //!
 //! Exit codes: 0 done, 1 a run that could not complete, 2 bad usage or config, 130 interrupted.
 

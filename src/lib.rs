@@ -15,6 +15,7 @@
 //! - [`report`]: CSV, PGN, progress and summary; [`commands`] and [`cli`]: the binary.
 //! - [`import`]: games from CSV and PGN files of arena or other tools, for `arena ratings`.
 //! - [`player_library`]: course Amazons players built as shared libraries (config form, adapter).
+//! - [`play`]: `arena play` (a person against an engine) and `arena replay` at the terminal.
 //! - [`seed`]: portable seeded randomness, so one seed gives the same tournament everywhere.
 #![deny(missing_docs)]
 
@@ -24,6 +25,7 @@ pub mod config;
 pub mod engine;
 pub mod games;
 pub mod import;
+pub mod play;
 pub mod player_library;
 pub mod protocol;
 pub mod rating;

@@ -14,5 +14,7 @@ fn main() -> ExitCode {
         Commands::Check(args) => commands::check(args),
         Commands::Ratings(args) => commands::ratings(args),
         Commands::Show(args) => commands::show(args),
+        Commands::Play(args) => arena::play::play(args),
+        Commands::Replay(args) => arena::play::replay::replay(args),
     }
 }

@@ -65,12 +65,15 @@ pub struct Played {
 }
 
 /// A failure charged to one side.
-struct Fault {
-    side: Side,
-    termination: Termination,
-    detail: String,
+pub struct Fault {
+    /// The side at fault.
+    pub side: Side,
+    /// How the game ends.
+    pub termination: Termination,
+    /// What happened, naming the engine, side and ply.
+    pub detail: String,
     /// The engine cannot be trusted for another game.
-    restart: bool,
+    pub restart: bool,
 }
 
 /// The termination an engine error stands for: silence and broken lines are protocol errors,
@@ -130,7 +133,12 @@ fn seed_value(identity: &Identity, seed: u64) -> Option<String> {
     )
 }
 
-fn prepare(seat: &mut Seat<'_>, side: Side, setup: &Setup<'_>) -> Result<(), Fault> {
+/// Sets up `seat`'s engine for the game: `setoption UGI_Variant`, `Seed` when the engine
+/// declares it, `uginewgame`, then `isready`.
+///
+/// # Errors
+/// The [`Fault`] of `side` when the engine fails before the game.
+pub fn prepare(seat: &mut Seat<'_>, side: Side, setup: &Setup<'_>) -> Result<(), Fault> {
     let mut lines = vec![Command::SetOption {
         name: protocol::VARIANT_OPTION.into(),
         value: setup.game.name().into(),
@@ -267,120 +275,144 @@ impl Game {
             }
             let side = self.pos.side_to_move();
             let ply = self.moves.len() + 1;
-            let seat = &mut seats[side];
-            match self.ask(seat, side, ply)? {
-                BestMove::Resign => {
-                    return Err(Fault {
-                        side,
-                        termination: Termination::Resign,
-                        detail: format!("{} ({side}) resigned at ply {ply}", seat.name),
-                        restart: false,
-                    });
-                }
-                BestMove::Move(text) => match self.pos.play_text(&text) {
-                    Ok(canonical) => {
-                        let sep = if self.moves.is_empty() {
-                            " moves "
-                        } else {
-                            " "
-                        };
-                        self.position_line.push_str(sep);
-                        self.position_line.push_str(&canonical);
-                        self.moves.push(canonical);
-                    }
-                    Err(e) => {
-                        return Err(Fault {
-                            side,
-                            termination: Termination::IllegalMove,
-                            detail: format!(
-                                "{} ({side}) at ply {ply} in {}: {e}",
-                                seat.name, setup.game
-                            ),
-                            restart: false,
-                        });
-                    }
-                },
-            }
+            let canonical = engine_move(
+                &mut seats[side],
+                &mut self.clocks,
+                &mut self.used,
+                &self.position_line,
+                &mut self.pos,
+                ply,
+            )?;
+            let sep = if self.moves.is_empty() {
+                " moves "
+            } else {
+                " "
+            };
+            self.position_line.push_str(sep);
+            self.position_line.push_str(&canonical);
+            self.moves.push(canonical);
         }
     }
+}
 
-    /// Sends the position and `go` to `side`, and waits for its `bestmove` within its time.
-    fn ask(&mut self, seat: &mut Seat<'_>, side: Side, ply: usize) -> Result<BestMove, Fault> {
-        let name = seat.name;
-        let go_line = Command::Go(SideClock::go(&self.clocks, side)).to_string();
-        let sent = match seat.engine.send_lines(&[&self.position_line, &go_line]) {
-            Ok(sent) => sent,
-            Err(e) => return Err(fault_of(side, seat, &e, &format!("failed at ply {ply}"))),
-        };
-        let clock = &mut self.clocks[side];
-        let allowance = clock.allowance();
-        let tc = clock.tc;
-        let answer =
-            seat.engine
-                .recv_reply(sent + allowance, "bestmove", |reply, at| match reply {
-                    Reply::BestMove(best) => Some((best, at)),
-                    _ => None,
-                });
-        let (best, at) = match answer {
-            Ok(answer) => answer,
-            Err(EngineError::Timeout { .. }) if seat.engine.exited().is_some() => {
-                // Its output stayed open only because a process it forked holds it.
-                let status = seat.engine.exited().unwrap_or_default();
-                self.used[side] += allowance;
-                return Err(Fault {
-                    side,
-                    termination: Termination::Crash,
-                    detail: format!(
-                        "{name} ({side}) exited ({status}) at ply {ply} while a process it started kept its output open"
-                    ),
-                    restart: true,
-                });
-            }
-            Err(EngineError::Timeout { .. }) => {
-                // Ask for the move, give it a moment, then give up on the process.
-                let _ = seat.engine.send(&Command::Stop);
-                let late =
-                    seat.engine
-                        .recv_reply(Instant::now() + STOP_GRACE, "bestmove", |reply, _| {
-                            matches!(reply, Reply::BestMove(_)).then_some(())
-                        });
-                self.used[side] += allowance;
-                return Err(Fault {
-                    side,
-                    termination: Termination::TimeForfeit,
-                    detail: format!(
-                        "{name} ({side}) lost on time at ply {ply}: no bestmove within {} ms ({tc})",
-                        round_ms(allowance)
-                    ),
-                    restart: late.is_err(),
-                });
-            }
-            Err(EngineError::Protocol(reason)) if reason.contains("bestmove") => {
-                return Err(Fault {
-                    side,
-                    termination: Termination::ProtocolError,
-                    detail: format!("{name} ({side}) at ply {ply}: {reason}"),
-                    restart: true,
-                });
-            }
-            Err(e) => return Err(fault_of(side, seat, &e, &format!("failed at ply {ply}"))),
-        };
-        let elapsed = at.saturating_duration_since(sent);
-        self.used[side] += elapsed;
-        if self.clocks[side].charge(elapsed) {
+/// One engine move, as the referee plays it at every ply: sends `position_line` (the
+/// `position fen <start> moves …` line of `pos`) and `go` for the side to move, waits for its
+/// `bestmove` within its time (`stop` and a short grace after a missed deadline), charges the
+/// time to `used` and to its clock, and plays the move on `pos`. `ply` is 1-based, for
+/// messages. Returns the move in canonical text. Shared with `arena play`, where the other
+/// side is a person.
+///
+/// # Errors
+/// The [`Fault`] of the side to move: a crash, hang or protocol error, a time forfeit, a
+/// resignation, or an illegal move (`pos` is then unchanged).
+pub fn engine_move(
+    seat: &mut Seat<'_>,
+    clocks: &mut BySide<SideClock>,
+    used: &mut BySide<Duration>,
+    position_line: &str,
+    pos: &mut AnyPosition,
+    ply: usize,
+) -> Result<String, Fault> {
+    let side = pos.side_to_move();
+    match ask(seat, side, ply, position_line, clocks, used)? {
+        BestMove::Resign => Err(Fault {
+            side,
+            termination: Termination::Resign,
+            detail: format!("{} ({side}) resigned at ply {ply}", seat.name),
+            restart: false,
+        }),
+        BestMove::Move(text) => pos.play_text(&text).map_err(|e| Fault {
+            side,
+            termination: Termination::IllegalMove,
+            detail: format!("{} ({side}) at ply {ply} in {}: {e}", seat.name, pos.kind()),
+            restart: false,
+        }),
+    }
+}
+
+/// Sends the position and `go` to `side`, and waits for its `bestmove` within its time.
+fn ask(
+    seat: &mut Seat<'_>,
+    side: Side,
+    ply: usize,
+    position_line: &str,
+    clocks: &mut BySide<SideClock>,
+    used: &mut BySide<Duration>,
+) -> Result<BestMove, Fault> {
+    let name = seat.name;
+    let go_line = Command::Go(SideClock::go(clocks, side)).to_string();
+    let sent = match seat.engine.send_lines(&[position_line, &go_line]) {
+        Ok(sent) => sent,
+        Err(e) => return Err(fault_of(side, seat, &e, &format!("failed at ply {ply}"))),
+    };
+    let clock = &mut clocks[side];
+    let allowance = clock.allowance();
+    let tc = clock.tc;
+    let answer = seat
+        .engine
+        .recv_reply(sent + allowance, "bestmove", |reply, at| match reply {
+            Reply::BestMove(best) => Some((best, at)),
+            _ => None,
+        });
+    let (best, at) = match answer {
+        Ok(answer) => answer,
+        Err(EngineError::Timeout { .. }) if seat.engine.exited().is_some() => {
+            // Its output stayed open only because a process it forked holds it.
+            let status = seat.engine.exited().unwrap_or_default();
+            used[side] += allowance;
+            return Err(Fault {
+                side,
+                termination: Termination::Crash,
+                detail: format!(
+                    "{name} ({side}) exited ({status}) at ply {ply} while a process it started kept its output open"
+                ),
+                restart: true,
+            });
+        }
+        Err(EngineError::Timeout { .. }) => {
+            // Ask for the move, give it a moment, then give up on the process.
+            let _ = seat.engine.send(&Command::Stop);
+            let late =
+                seat.engine
+                    .recv_reply(Instant::now() + STOP_GRACE, "bestmove", |reply, _| {
+                        matches!(reply, Reply::BestMove(_)).then_some(())
+                    });
+            used[side] += allowance;
             return Err(Fault {
                 side,
                 termination: Termination::TimeForfeit,
                 detail: format!(
-                    "{name} ({side}) lost on time at ply {ply}: {:.1} ms ({tc}, margin {} ms)",
-                    elapsed.as_secs_f64() * 1e3,
-                    tc.margin_ms
+                    "{name} ({side}) lost on time at ply {ply}: no bestmove within {} ms ({tc})",
+                    round_ms(allowance)
                 ),
-                restart: false,
+                restart: late.is_err(),
             });
         }
-        Ok(best)
+        Err(EngineError::Protocol(reason)) if reason.contains("bestmove") => {
+            return Err(Fault {
+                side,
+                termination: Termination::ProtocolError,
+                detail: format!("{name} ({side}) at ply {ply}: {reason}"),
+                restart: true,
+            });
+        }
+        Err(e) => return Err(fault_of(side, seat, &e, &format!("failed at ply {ply}"))),
+    };
+    let elapsed = at.saturating_duration_since(sent);
+    used[side] += elapsed;
+    if clocks[side].charge(elapsed) {
+        return Err(Fault {
+            side,
+            termination: Termination::TimeForfeit,
+            detail: format!(
+                "{name} ({side}) lost on time at ply {ply}: {:.1} ms ({tc}, margin {} ms)",
+                elapsed.as_secs_f64() * 1e3,
+                tc.margin_ms
+            ),
+            restart: false,
+        });
     }
+    Ok(best)
 }
 
 /// Plays `setup.fixture` between `seats` (first player first) and records it.

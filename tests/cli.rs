@@ -217,7 +217,7 @@ fn check_reports_the_plan_and_catches_bad_configs() {
     let cases = [
         (
             text.replace("layout: diagonal", "layuot: diagonal"),
-            "line 7 column 36: boards: unknown field `layuot`",
+            "line 7 column 36: boards[1]: unknown field `layuot`",
         ),
         (
             text.replace(&engine("greedy"), "/no/such/greedy"),

@@ -573,10 +573,29 @@ impl Game for Amazons {
         Ok(Amazons::from_cells(w, cells, to_move))
     }
 
+    /// Rows labelled with the vertex id of their first column and columns numbered on top
+    /// (tens above units past 10), so a vertex id is its row label plus its column.
     fn render(&self, ansi: bool) -> String {
         let w = self.width();
         let digits = (w * w - 1).to_string().len();
         let mut out = String::new();
+        let header = |out: &mut String, digit: &dyn Fn(usize) -> char| {
+            let _ = write!(out, "{:>digits$} ", "");
+            for col in 0..w {
+                out.push(digit(col));
+                out.push(' ');
+            }
+            out.push('\n');
+        };
+        if w > 10 {
+            header(&mut out, &|col| match col / 10 {
+                0 => ' ',
+                tens => char::from_digit((tens % 10) as u32, 10).unwrap_or(' '),
+            });
+        }
+        header(&mut out, &|col| {
+            char::from_digit((col % 10) as u32, 10).unwrap_or(' ')
+        });
         for (row, cells) in self.cells.chunks(w).enumerate() {
             let _ = write!(out, "{:>digits$} ", row * w);
             for &c in cells {
@@ -598,6 +617,21 @@ impl Game for Amazons {
         }
         let _ = writeln!(out, "{} to move", self.to_move);
         out
+    }
+
+    fn move_help(&self) -> String {
+        let w = self.width();
+        let example = self.legal_moves().first().map_or_else(String::new, |&mv| {
+            format!(" For example `{}` is legal here.", self.move_text(mv))
+        });
+        format!(
+            "A move is src-dst-arrow, three vertex ids: a vertex id is its row's label (left) \
+             plus its column (top), i.e. row*{w} + column. Your queen (1 for the first player, 2 \
+             for the second) on src slides any distance in one of the 8 directions over empty \
+             vertices (.) to dst, then shoots an arrow from dst the same way to arrow (src now \
+             counts as empty). Arrows (x) and holes (blank) block for the rest of the game. A \
+             player without a legal move loses.{example}"
+        )
     }
 
     /// Playouts pick a uniform queen slide, then a uniform arrow from there: cheap (no full

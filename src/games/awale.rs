@@ -502,6 +502,9 @@ impl Game for Awale {
         Ok(Awale::new(pits, captured, to_move, grand_slam))
     }
 
+    /// The second player's row on top, read right to left, and the first player's below it,
+    /// read left to right, so the board reads as one counter-clockwise loop; each row's pit
+    /// numbers (the move texts) are printed on its outer side.
     fn render(&self, ansi: bool) -> String {
         let n = self.pits_per_row();
         let paint = |text: String, code: &str| {
@@ -517,7 +520,21 @@ impl Game for Awale {
                 .map(|i| format!("{:>3}", self.pits[i]))
                 .collect::<String>()
         };
+        let numbers = |range: Vec<usize>| {
+            range
+                .into_iter()
+                .map(|pit| format!("{pit:>3}"))
+                .collect::<String>()
+        };
+        // The side to move's pit numbers stand out: they are what it can type.
+        let label = |side: Side| if side == self.to_move { "1" } else { "2" };
         let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{:<25}{}  <- second (2) sows right to left",
+            "            pit",
+            paint(numbers((1..=n).rev().collect()), label(Side::Second))
+        );
         let _ = writeln!(
             out,
             "second (2) captured {:>3}  {}",
@@ -530,8 +547,34 @@ impl Game for Awale {
             self.captured.first,
             paint(cells((0..n).collect()), "1;36")
         );
+        let _ = writeln!(
+            out,
+            "{:<25}{}  -> first (1) sows left to right",
+            "            pit",
+            paint(numbers((1..=n).collect()), label(Side::First))
+        );
         let _ = writeln!(out, "{} to move", self.to_move);
         out
+    }
+
+    fn move_help(&self) -> String {
+        let n = self.pits_per_row();
+        format!(
+            "A move is the number 1..{n} of one of your non-empty pits. The first player owns the \
+             bottom row, numbered 1..{n} from left to right; the second player the top row, \
+             numbered 1..{n} from right to left: both count in sowing order, which runs \
+             counter-clockwise. The seeds of the pit are sown one per pit, skipping the pit \
+             itself; if the last one makes an opponent pit hold 2 or 3, those are captured, and \
+             so are the pits before it in the opponent row that hold 2 or 3. When the opponent \
+             row is empty you must sow into it. A move that would capture the whole opponent \
+             row (grand slam) {}.",
+            match self.grand_slam {
+                GrandSlam::NoCapture => "is legal but captures nothing",
+                GrandSlam::Capture => "captures as usual",
+                GrandSlam::Forbidden =>
+                    "is illegal unless every move is one (then it captures nothing)",
+            }
+        )
     }
 }
 

@@ -159,6 +159,10 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// A picture of the board for a person; with ANSI colours when `ansi` is true.
     fn render(&self, ansi: bool) -> String;
 
+    /// How a person types a move on this board and what it does, in a short paragraph
+    /// (shown by `arena play`; the formats are those of `docs/games.md`).
+    fn move_help(&self) -> String;
+
     /// Every legal move, in the game's fixed generation order.
     fn legal_moves(&self) -> Vec<Self::Move> {
         let mut moves = Vec::new();
@@ -297,6 +301,11 @@ impl AnyPosition {
     /// See [`Game::render`].
     pub fn render(&self, ansi: bool) -> String {
         each!(self, p => p.render(ansi))
+    }
+
+    /// See [`Game::move_help`].
+    pub fn move_help(&self) -> String {
+        each!(self, p => p.move_help())
     }
 
     /// Parses and plays a move text; returns the move in canonical text form.

@@ -583,6 +583,21 @@ impl Game for SevenColors {
         out
     }
 
+    fn move_help(&self) -> String {
+        let (first, second) = if self.is_torus() {
+            ("", "")
+        } else {
+            (", which starts bottom-left", ", top-right")
+        };
+        format!(
+            "A move is one colour letter A..G. Every neutral cell of that colour touching your \
+             zone (up, down, left, right; through cells of that colour) joins it. Your zone is \
+             the cells marked 1 (first player{first}) or 2 (second player{second}). Every \
+             colour is legal, even one that gains nothing. Owning more than half of the cells \
+             wins; when no neutral cell is left, more cells wins."
+        )
+    }
+
     /// Playouts name a colour that captures something when one exists, which keeps Monte
     /// Carlo games short without changing who can win.
     fn playout_move(&self, rng: &mut SeededRng, _buf: &mut Vec<Colour>) -> Option<Colour> {
