@@ -38,6 +38,12 @@ pub enum Commands {
         arena show --game awale --fen '4,4,4,4,4,4/4,4,4,4,4,4 0,0 1 no_capture' --moves '3 4'"
     )]
     Show(ShowArgs),
+    /// Rebuilds report.html and results.xlsx of an output directory from its games.csv (and
+    /// config.resolved.yaml, moves.csv, sprt.csv when present).
+    #[command(
+        after_help = "Examples:\n  arena report results/round_robin\n  arena report results/round_robin --games all"
+    )]
+    Report(ReportArgs),
 }
 
 /// Arguments of `arena run`.
@@ -109,4 +115,15 @@ pub struct ShowArgs {
     /// No ANSI colours even on a terminal.
     #[arg(long)]
     pub plain: bool,
+}
+
+/// Arguments of `arena report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// An output directory of `arena run` (holding games.csv).
+    pub dir: PathBuf,
+    /// Games the viewer embeds: `all`, or at most this many (default 200; a larger run gets an
+    /// evenly spread sample).
+    #[arg(long, value_name = "all|N")]
+    pub games: Option<String>,
 }

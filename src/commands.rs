@@ -12,13 +12,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::cli::{CheckArgs, RatingsArgs, RunArgs, ShowArgs};
+use crate::cli::{CheckArgs, RatingsArgs, ReportArgs, RunArgs, ShowArgs};
 use crate::config::{self, Format, Plan};
 use crate::engine::{Engine, Identity, Launch};
 use crate::games::{AnyPosition, BoardSpec, GameKind};
 use crate::protocol;
 use crate::record::GameRecord;
-use crate::report::{files, progress::Progress, summary};
+use crate::report::{self, files, progress::Progress, summary};
 use crate::runner::{self, Event, Tournament};
 use crate::schedule;
 use crate::standings;
@@ -385,6 +385,14 @@ pub fn run(args: &RunArgs) -> ExitCode {
         let table = standings::compute(&records, &engine_names, anchor, plan.confidence);
         files::write_ratings(&plan.output, &plan.name, &records, &table)
             .map_err(|e| Stop(FAILED, e.to_string()))?;
+        // report.html and results.xlsx (issue 13), also after an interrupt.
+        write_visual(
+            &plan.output,
+            &records,
+            &table,
+            plan.confidence,
+            Default::default(),
+        )?;
         if !args.quiet {
             print!("{}", summary::render(&table, &records, plan.confidence));
             let new = &records[played_before..];
@@ -399,6 +407,80 @@ pub fn run(args: &RunArgs) -> ExitCode {
             return Err(Stop(FAILED, format!("stopped: {e}")));
         }
         Ok(if completed { DONE } else { INTERRUPTED })
+    })())
+}
+
+/// Writes `report.html` and `results.xlsx` into `dir`; returns what the page holds.
+fn write_visual(
+    dir: &Path,
+    records: &[GameRecord],
+    table: &standings::Standings,
+    level: f64,
+    games: report::html::Games,
+) -> Result<report::html::Written, Stop> {
+    let options = report::html::Options { games, level };
+    let written = report::html::write(dir, records, table, &options)
+        .map_err(|e| Stop(FAILED, e.to_string()))?;
+    report::xlsx::write(dir, records, table).map_err(|e| Stop(FAILED, e.to_string()))?;
+    Ok(written)
+}
+
+/// `arena report`: rebuilds report.html and results.xlsx from an output directory. Engine
+/// order, anchor and confidence come from its config.resolved.yaml when present.
+pub fn report(args: &ReportArgs) -> ExitCode {
+    finish((|| {
+        let games = match &args.games {
+            Some(text) => text.parse().map_err(|e| Stop(BAD_CONFIG, e))?,
+            None => report::html::Games::default(),
+        };
+        let games_path = args.dir.join(files::GAMES);
+        if !games_path.is_file() {
+            return Err(Stop(
+                BAD_CONFIG,
+                format!(
+                    "{}: no such file (give an output directory of `arena run`)",
+                    games_path.display()
+                ),
+            ));
+        }
+        let (records, dropped) =
+            files::read_games(&games_path).map_err(|e| Stop(BAD_CONFIG, e.to_string()))?;
+        if let Some(note) = dropped {
+            eprintln!("note: {}: {note}", games_path.display());
+        }
+        let config =
+            report::html::inputs::config(&args.dir).map_err(|e| Stop(BAD_CONFIG, e.to_string()))?;
+        let config = config.as_ref();
+        let engines: Vec<String> = config
+            .and_then(|c| c.get("engines"))
+            .and_then(serde_yaml::Value::as_sequence)
+            .map(|list| {
+                list.iter()
+                    .filter_map(|e| e.get("name")?.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let anchor = config
+            .and_then(|c| c.get("anchor"))
+            .and_then(|a| Some((a.get("engine")?.as_str()?, a.get("elo")?.as_f64()?)));
+        let level = config
+            .and_then(|c| c.get("confidence"))
+            .and_then(serde_yaml::Value::as_f64)
+            .unwrap_or(0.95);
+        let table = standings::compute(&records, &engines, anchor, level);
+        let written = write_visual(&args.dir, &records, &table, level, games)?;
+        for failure in &written.failures {
+            eprintln!("note: {failure}");
+        }
+        println!(
+            "{}: {} games, {} in the viewer, {:.1} MB; {}",
+            args.dir.join(report::html::REPORT).display(),
+            written.games,
+            written.embedded,
+            written.bytes as f64 / 1e6,
+            args.dir.join(report::xlsx::XLSX).display()
+        );
+        Ok(DONE)
     })())
 }
 

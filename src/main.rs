@@ -14,5 +14,6 @@ fn main() -> ExitCode {
         Commands::Check(args) => commands::check(args),
         Commands::Ratings(args) => commands::ratings(args),
         Commands::Show(args) => commands::show(args),
+        Commands::Report(args) => commands::report(args),
     }
 }

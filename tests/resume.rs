@@ -107,6 +107,10 @@ fn sigint_stops_cleanly_with_exit_130_and_resumes() {
             ratings.lines().count() > 1,
             "ratings rewritten from what finished"
         );
+        assert!(
+            dir.path("int/report.html").exists() && dir.path("int/results.xlsx").exists(),
+            "report.html and results.xlsx written after the interrupt"
+        );
     }
     arena().args(["run", "-q"]).arg(&path).assert().success();
     let resumed = read_games(&dir.path("int/games.csv"));
