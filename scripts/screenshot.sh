@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Screenshots of OUTPUT_DIR/report.html in headless Chromium (Debian package `chromium`), for
-# a person to look at: the standings, and the game viewer for one embedded game of each game
-# type at the start, after the first ply, mid-game and at the end (through the page's
-# `#game=ID&ply=N&solo=viewer` fragment, which shows the viewer alone). PNGs go to OUTPUT_DIR/screenshots/ (or $SHOTS).
+# a person to look at: the standings, crosstable, terminations, game list, and the game viewer
+# for one embedded game of each board at the start, after the first ply, mid-game and at the
+# end, through the page's `#game=ID&ply=N&solo=viewer` fragment (which shows the viewer
+# alone). PNGs go to OUTPUT_DIR/screenshots/ (or $SHOTS).
 #
 # Usage: scripts/screenshot.sh OUTPUT_DIR   (needs python3 to pick the games)
 set -euo pipefail
@@ -29,15 +30,15 @@ shoot standings "#solo=standings" 1200 1400
 shoot crosstable "#solo=crosstable" 1200 700
 shoot terminations "#solo=terminations" 1200 900
 shoot games "#solo=list" 1200 800
-# One embedded game per game type: "game id plies" lines from the page's own data.
+# One embedded game per board (per skeleton): "game id plies" lines from the page's data.
 python3 - "$report" <<'PY' | while read -r game id plies; do
 import json, re, sys
 html = open(sys.argv[1], encoding="utf-8").read()
 data = re.search(r'<script type="application/json" id="game-data">(.*?)</script>', html, re.S)
 seen = set()
 for g in json.loads(data.group(1).replace("<\\/", "</")):
-    if g["g"] not in seen and len(g["m"]) >= 2:
-        seen.add(g["g"])
+    if g["k"] not in seen and len(g["m"]) >= 2:
+        seen.add(g["k"])
         print(g["g"], g["id"], len(g["m"]))
 PY
   for ply in 0 1 $((plies / 2)) "$plies"; do

@@ -139,6 +139,34 @@ fn run_writes_a_self_contained_report_with_every_section() {
             1
         );
     }
+    // Applying every ply's changes to the start gives the final position's picture, as
+    // computed by the rules, and the last overlay is that of the last move.
+    for (g, r) in games.iter().zip(&records) {
+        let numbers = |v: &serde_json::Value| -> Vec<u32> {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap() as u32)
+                .collect()
+        };
+        let mut slots = numbers(&g["s0"]);
+        for d in g["d"].as_array().unwrap() {
+            for pair in numbers(d).chunks(2) {
+                slots[pair[0] as usize] = pair[1];
+            }
+        }
+        let mut pos = AnyPosition::from_fen(r.game.parse().unwrap(), &r.start_fen).unwrap();
+        let mut last = None;
+        for mv in r.moves.split_whitespace() {
+            last = Some((pos.clone(), mv.to_owned()));
+            pos.play_text(mv).unwrap();
+        }
+        let frame = board::frame(&pos, last.as_ref().map(|(p, m)| (p, m.as_str())));
+        assert_eq!(slots, frame.slots, "game {}", r.game_id);
+        if r.plies > 0 {
+            assert_eq!(g["o"][r.plies as usize - 1], frame.overlay.as_str());
+        }
+    }
     // One skeleton per board geometry.
     assert_eq!(select(&doc, "template").len(), 3);
     assert!(out.join("results.xlsx").exists());
@@ -196,6 +224,43 @@ fn report_rebuilds_with_a_bounded_sample_and_reads_moves_and_sprt() {
         .success();
     let doc = Html::parse_document(&fs::read_to_string(out.join("report.html")).unwrap());
     assert_eq!(embedded(&doc).len(), records.len());
+}
+
+#[test]
+fn a_game_that_does_not_replay_is_shown_up_to_the_bad_ply_and_named() {
+    let dir = Dir::new();
+    let out = run_tournament(&dir);
+    let mut records = read_games(&out.join("games.csv"));
+    let awale = records
+        .iter_mut()
+        .find(|r| r.game == "awale" && r.plies >= 3)
+        .unwrap();
+    let mut moves: Vec<&str> = awale.moves.split_whitespace().collect();
+    moves[2] = "9"; // no pit 9 on a 4-pit board
+    awale.moves = moves.join(" ");
+    let id = awale.game_id;
+    arena::report::files::rewrite_games(&out.join("games.csv"), &records).unwrap();
+    let assert = arena().args(["report"]).arg(&out).assert().success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains(&format!("game {id}: ply 3: cannot parse move `9`")),
+        "{stderr}"
+    );
+    let html = fs::read_to_string(out.join("report.html")).unwrap();
+    let doc = Html::parse_document(&html);
+    let game = embedded(&doc).into_iter().find(|g| g["id"] == id).unwrap();
+    assert_eq!(
+        game["m"].as_array().unwrap().len(),
+        2,
+        "plies before the bad one"
+    );
+    assert!(
+        game["e"]
+            .as_str()
+            .unwrap()
+            .contains("the replay stops here")
+    );
+    assert!(html.contains("Replays that stopped"));
 }
 
 #[test]

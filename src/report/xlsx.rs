@@ -38,26 +38,9 @@ const TEXT_COLUMNS: &[&str] = &[
     "engine_b",
 ];
 
-/// The CSV fields of one row (header and values), exactly as the CSV files spell them.
-fn fields<T: Serialize>(row: &T) -> Result<(Vec<String>, Vec<String>), String> {
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    writer.serialize(row).map_err(|e| e.to_string())?;
-    let bytes = writer.into_inner().map_err(|e| e.to_string())?;
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(bytes.as_slice());
-    let mut records = reader.records();
-    let mut next = || -> Result<Vec<String>, String> {
-        Ok(records
-            .next()
-            .ok_or("no row")?
-            .map_err(|e| e.to_string())?
-            .iter()
-            .map(str::to_owned)
-            .collect())
-    };
-    Ok((next()?, next()?))
-}
+/// Rows serialized to CSV at a time: the CSV round trip gives exactly the CSV files'
+/// spelling, and chunks keep both its cost per row and its memory small.
+const CHUNK: usize = 1024;
 
 fn sheet<T: Serialize>(ws: &mut Worksheet, name: &str, rows: &[T]) -> Result<(), String> {
     let xlsx = |e: XlsxError| e.to_string();
@@ -66,42 +49,59 @@ fn sheet<T: Serialize>(ws: &mut Worksheet, name: &str, rows: &[T]) -> Result<(),
     let decimal = Format::new().set_num_format("0.0");
     let mut widths: Vec<usize> = Vec::new();
     let mut text: Vec<bool> = Vec::new();
-    for (r, row) in rows.iter().enumerate() {
-        let (header, values) = fields(row)?;
-        if r == 0 {
-            for (c, h) in header.iter().enumerate() {
+    let mut row_num = 0u32;
+    for chunk in rows.chunks(CHUNK) {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        for row in chunk {
+            writer.serialize(row).map_err(|e| e.to_string())?;
+        }
+        let bytes = writer.into_inner().map_err(|e| e.to_string())?;
+        let mut reader = csv::Reader::from_reader(bytes.as_slice());
+        if row_num == 0 {
+            for (c, h) in reader
+                .headers()
+                .map_err(|e| e.to_string())?
+                .iter()
+                .enumerate()
+            {
                 ws.write_string_with_format(0, c as u16, h, &bold)
                     .map_err(xlsx)?;
                 widths.push(h.len());
-                text.push(TEXT_COLUMNS.contains(&h.as_str()));
+                text.push(TEXT_COLUMNS.contains(&h));
             }
         }
-        let row_num = r as u32 + 1;
-        for (c, v) in values.iter().enumerate() {
-            if v.is_empty() {
-                continue;
-            }
-            let col = c as u16;
-            let number = if text.get(c).copied().unwrap_or(true) {
-                None
-            } else {
-                v.parse::<f64>().ok().filter(|x| x.is_finite())
-            };
-            match number {
-                Some(x) if v.contains('.') => {
-                    ws.write_number_with_format(row_num, col, x, &decimal)
-                        .map_err(xlsx)?;
+        for record in reader.records() {
+            let record = record.map_err(|e| e.to_string())?;
+            row_num += 1;
+            for (c, v) in record.iter().enumerate() {
+                if v.is_empty() {
+                    continue;
                 }
-                Some(x) => {
-                    ws.write_number(row_num, col, x).map_err(xlsx)?;
+                let col = c as u16;
+                let number = if text.get(c).copied().unwrap_or(true) {
+                    None
+                } else {
+                    v.parse::<f64>().ok().filter(|x| x.is_finite())
+                };
+                match number {
+                    Some(x) if v.contains('.') => {
+                        ws.write_number_with_format(row_num, col, x, &decimal)
+                            .map_err(xlsx)?;
+                    }
+                    Some(x) => {
+                        ws.write_number(row_num, col, x).map_err(xlsx)?;
+                    }
+                    None if v.len() > CELL_MAX => {
+                        let cut: String = v.chars().take(CELL_MAX).collect();
+                        ws.write_string(row_num, col, &cut).map_err(xlsx)?;
+                    }
+                    None => {
+                        ws.write_string(row_num, col, v).map_err(xlsx)?;
+                    }
                 }
-                None => {
-                    let cut: String = v.chars().take(CELL_MAX).collect();
-                    ws.write_string(row_num, col, &cut).map_err(xlsx)?;
+                if let Some(w) = widths.get_mut(c) {
+                    *w = (*w).max(v.len().min(WIDTH_MAX));
                 }
-            }
-            if let Some(w) = widths.get_mut(c) {
-                *w = (*w).max(v.chars().count().min(WIDTH_MAX));
             }
         }
     }
@@ -111,7 +111,7 @@ fn sheet<T: Serialize>(ws: &mut Worksheet, name: &str, rows: &[T]) -> Result<(),
     }
     if !widths.is_empty() {
         ws.set_freeze_panes(1, 0).map_err(xlsx)?;
-        ws.autofilter(0, 0, rows.len() as u32, widths.len() as u16 - 1)
+        ws.autofilter(0, 0, row_num, widths.len() as u16 - 1)
             .map_err(xlsx)?;
     }
     Ok(())

@@ -97,8 +97,12 @@ pub(crate) fn render(skeleton: &Skeleton, classes: &[&str], frame: &Frame) -> St
     let mut out = String::with_capacity(64 * skeleton.parts.len());
     let _ = write!(
         out,
-        "<svg class=\"board\" viewBox=\"0 0 {} {}\" role=\"img\">",
-        skeleton.width, skeleton.height
+        "<svg class=\"board\" viewBox=\"0 0 {w} {h}\" width=\"{}\" height=\"{}\" role=\"img\">",
+        // Shown at 1.5 px a unit at most, so that small boards do not fill the screen.
+        skeleton.width * 3 / 2,
+        skeleton.height * 3 / 2,
+        w = skeleton.width,
+        h = skeleton.height
     );
     for part in &skeleton.parts {
         match part {

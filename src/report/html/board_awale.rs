@@ -33,7 +33,7 @@ fn centre(n: usize, i: usize) -> (f64, f64) {
 pub(crate) fn skeleton(pos: &Awale) -> Skeleton {
     let n = pos.pits_per_row();
     let width = (n + 2) * STEP;
-    let height = 2 * STEP + 3 * LABEL;
+    let height = 2 * STEP + 4 * LABEL;
     let mut board = format!(
         "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"{width}\" height=\"{height}\"/>\
          <rect class=\"tray\" x=\"4\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"28\"/>",
@@ -69,8 +69,9 @@ pub(crate) fn skeleton(pos: &Awale) -> Skeleton {
     }
     let _ = write!(
         board,
-        "<text class=\"lbl side\" x=\"4\" y=\"{}\">first player: bottom row and right store; \
-         second: top row and left store; sowing runs anticlockwise</text>",
+        "<text class=\"lbl side\" x=\"4\" y=\"{}\">first: bottom row, right store</text>\
+         <text class=\"lbl side\" x=\"4\" y=\"{}\">second: top row, left store</text>",
+        height - LABEL - 4,
         height - 4
     );
     let mut parts = vec![Part::Static(board)];

@@ -245,12 +245,7 @@ pub fn terminations(records: &[GameRecord], embedded: &BTreeSet<u64>) -> String 
     }
     let mut out = String::from("<table class=\"terms\"><thead><tr><th>engine</th><th>games</th>");
     for t in Termination::ALL {
-        let _ = write!(
-            out,
-            "<th>{}{}</th>",
-            t.name().replace('_', " "),
-            if is_fault(t) { " (lost by)" } else { "" }
-        );
+        let _ = write!(out, "<th>{}</th>", t.name().replace('_', " "));
     }
     out.push_str("</tr></thead><tbody>");
     for (e, n) in &games {

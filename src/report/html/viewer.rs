@@ -75,6 +75,13 @@ pub fn sample(records: &[GameRecord], games: Games) -> Vec<usize> {
         }
         chosen.insert(order[j]);
     }
+    // Collisions at the very end can leave places free: take the first games not yet chosen.
+    for &i in &order {
+        if chosen.len() >= limit {
+            break;
+        }
+        chosen.insert(i);
+    }
     let mut out: Vec<usize> = chosen.into_iter().collect();
     out.sort_by_key(|&i| records[i].game_id);
     out
@@ -203,10 +210,9 @@ pub(crate) fn embed(
         let r = &records[i];
         let notes = moves.and_then(|m| m.notes.get(&r.game_id).cloned());
         match replay(r, notes, &mut templates) {
-            Ok(mut data) => {
+            Ok(data) => {
                 if let Some(e) = &data.e {
                     failures.push(format!("game {}: {e}", r.game_id));
-                    data.e = Some(e.clone());
                 }
                 ids.insert(r.game_id);
                 games.push(data);
@@ -239,5 +245,71 @@ pub(crate) fn embed(
         json,
         failures,
         classes: serde_json::Value::Object(classes).to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::record::Termination;
+
+    fn record(id: u64, board: usize, termination: Termination) -> GameRecord {
+        GameRecord {
+            game_id: id,
+            round: 1,
+            board: format!("b{board}"),
+            game: "awale".into(),
+            pair: id / 2,
+            first: "a".into(),
+            second: "b".into(),
+            result: "1-0".into(),
+            termination,
+            plies: 0,
+            score_first: None,
+            score_second: None,
+            duration_ms: 0,
+            first_time_ms: 0,
+            second_time_ms: 0,
+            start_fen: String::new(),
+            moves: String::new(),
+            detail: String::new(),
+        }
+    }
+
+    proptest! {
+        /// The sample has min(limit, games) distinct games in id order, and holds one game of
+        /// every (board, termination) whenever the limit allows.
+        #[test]
+        fn sample_is_bounded_distinct_ordered_and_covers_every_ending(
+            kinds in prop::collection::vec((0usize..3, 0usize..7), 1..300),
+            limit in 1usize..120,
+        ) {
+            let records: Vec<GameRecord> = kinds
+                .iter()
+                .enumerate()
+                .rev() // records in any order: the sample sorts by id
+                .map(|(id, &(b, t))| record(id as u64, b, Termination::ALL[t]))
+                .collect();
+            let chosen = sample(&records, Games::AtMost(limit));
+            prop_assert_eq!(chosen.len(), limit.min(records.len()));
+            let ids: Vec<u64> = chosen.iter().map(|&i| records[i].game_id).collect();
+            prop_assert!(ids.windows(2).all(|w| w[0] < w[1]));
+            let all: BTreeSet<_> = records.iter().map(|r| (&r.board, r.termination)).collect();
+            if limit >= all.len() {
+                let got: BTreeSet<_> =
+                    chosen.iter().map(|&i| (&records[i].board, records[i].termination)).collect();
+                prop_assert_eq!(got, all);
+            }
+            prop_assert_eq!(sample(&records, Games::All).len(), records.len());
+        }
+    }
+
+    #[test]
+    fn games_parse_all_or_a_count() {
+        assert_eq!("all".parse(), Ok(Games::All));
+        assert_eq!("7".parse(), Ok(Games::AtMost(7)));
+        assert!("seven".parse::<Games>().is_err());
     }
 }
