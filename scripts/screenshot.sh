@@ -27,8 +27,11 @@ shoot() { # shoot NAME FRAGMENT WIDTH HEIGHT
 }
 
 shoot standings "#solo=standings" 1200 1400
+shoot config "#solo=config" 1200 800
 shoot crosstable "#solo=crosstable" 1200 700
+shoot boards "#solo=boards" 1200 1400
 shoot terminations "#solo=terminations" 1200 900
+shoot time "#solo=time" 1200 600
 shoot games "#solo=list" 1200 800
 # One embedded game per board (per skeleton): "game id plies" lines from the page's data.
 python3 - "$report" <<'PY' | while read -r game id plies; do
