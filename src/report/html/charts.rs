@@ -167,6 +167,15 @@ pub fn sprt_chart(rows: &[SprtRow]) -> String {
     };
     let _ = write!(
         out,
+        "<text class=\"tick\" x=\"{:.1}\" y=\"{}\">games</text>\
+         <text class=\"tick\" x=\"{}\" y=\"{}\">LLR</text>",
+        w - 40.0,
+        h - 2.0,
+        left - 20.0,
+        top + 2.0
+    );
+    let _ = write!(
+        out,
         "<polyline class=\"bound\" points=\"{}\"/><polyline class=\"bound\" points=\"{}\"/>\
          <polyline class=\"llr\" points=\"{}\"/></svg>",
         line(&|r| r.lower),

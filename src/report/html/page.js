@@ -99,7 +99,15 @@
       text = 'Ply ' + ply + ': ' + who + ' played ' + g.m[ply - 1] + '.';
       if (g.n && g.n[ply - 1]) text += ' ' + g.n[ply - 1] + '.';
     }
-    if (g.sc.length > ply) text += ' Score ' + g.sc[ply][0] + ' – ' + g.sc[ply][1] + '.';
+    if (g.sc.length > ply) {
+      text += ' Score ' + g.sc[ply][0] + ' – ' + g.sc[ply][1];
+      if (ply > 0) {
+        // The mover's gain this ply: cells taken (Seven Colors), seeds captured (Awale).
+        var side = g.w[ply - 1] === '1' ? 0 : 1;
+        text += ' (+' + (g.sc[ply][side] - g.sc[ply - 1][side]) + ' for the mover)';
+      }
+      text += '.';
+    }
     if (ply === g.m.length && ply > 0) text += ' End: ' + (d2.r || '') + ' (' + (d2.t || '') + ').';
     $('v-caption').textContent = text;
     var spans = $('v-moves').children;
