@@ -11,7 +11,8 @@
 //! - [`engine`]: live engine processes; [`referee`]: one game between two of them.
 //! - [`runner`]: the worker pool; [`record`]: a finished game.
 //! - [`rating`]: Bradley–Terry and pentanomial maths; [`standings`]: per-scope tables.
-//! - [`report`]: CSV, PGN, progress and summary; [`commands`] and [`cli`]: the binary.
+//! - [`report`]: CSV, PGN, report.html, results.xlsx, progress and summary; [`commands`] and
+//!   [`cli`]: the binary.
 //! - [`seed`]: portable seeded randomness, so one seed gives the same tournament everywhere.
 #![deny(missing_docs)]
 
