@@ -53,6 +53,12 @@ pub enum Commands {
         arena replay results/round_robin/games.csv --game 12 --all\n\n\
         At the prompt: Enter next ply, `b` back, a ply number to jump, `q` quit.")]
     Replay(ReplayArgs),
+    /// Rebuilds report.html and results.xlsx of an output directory from its games.csv (and
+    /// config.resolved.yaml, moves.csv, sprt.csv when present).
+    #[command(
+        after_help = "Examples:\n  arena report results/round_robin\n  arena report results/round_robin --games all"
+    )]
+    Report(ReportArgs),
 }
 
 /// Arguments of `arena run`.
@@ -198,4 +204,15 @@ pub struct ReplayArgs {
     /// No ANSI colours even on a terminal (also when NO_COLOR is set).
     #[arg(long)]
     pub no_color: bool,
+}
+
+/// Arguments of `arena report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// An output directory of `arena run` (holding games.csv).
+    pub dir: PathBuf,
+    /// Games the viewer embeds: `all`, or at most this many (default 200; a larger run gets an
+    /// evenly spread sample).
+    #[arg(long, value_name = "all|N")]
+    pub games: Option<String>,
 }

@@ -10,12 +10,12 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::cli::{CheckArgs, RatingsArgs, RunArgs, ShowArgs};
+use crate::cli::{CheckArgs, RatingsArgs, ReportArgs, RunArgs, ShowArgs};
 use crate::config::{self, Plan};
 use crate::games::{AnyPosition, BoardSpec, GameKind};
 use crate::import;
 use crate::record::GameRecord;
-use crate::report::{files, summary};
+use crate::report::{self, files, summary};
 use crate::schedule;
 use crate::standings;
 use crate::tournament::{self, Stop};
@@ -194,6 +194,66 @@ pub fn run(args: &RunArgs) -> ExitCode {
                 seed_given,
             },
         )
+    })())
+}
+
+/// `arena report`: rebuilds report.html and results.xlsx from an output directory. Engine
+/// order, anchor and confidence come from its config.resolved.yaml when present.
+pub fn report(args: &ReportArgs) -> ExitCode {
+    finish((|| {
+        let games = match &args.games {
+            Some(text) => text.parse().map_err(|e| Stop::new(BAD_CONFIG, e))?,
+            None => report::html::Games::default(),
+        };
+        let games_path = args.dir.join(files::GAMES);
+        if !games_path.is_file() {
+            return Err(Stop::new(
+                BAD_CONFIG,
+                format!(
+                    "{}: no such file (give an output directory of `arena run`)",
+                    games_path.display()
+                ),
+            ));
+        }
+        let (records, dropped) =
+            files::read_games(&games_path).map_err(|e| Stop::new(BAD_CONFIG, e.to_string()))?;
+        if let Some(note) = dropped {
+            eprintln!("note: {}: {note}", games_path.display());
+        }
+        let config = report::html::inputs::config(&args.dir)
+            .map_err(|e| Stop::new(BAD_CONFIG, e.to_string()))?;
+        let config = config.as_ref();
+        let engines: Vec<String> = config
+            .and_then(|c| c.get("engines"))
+            .and_then(serde_yaml::Value::as_sequence)
+            .map(|list| {
+                list.iter()
+                    .filter_map(|e| e.get("name")?.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let anchor = config
+            .and_then(|c| c.get("anchor"))
+            .and_then(|a| Some((a.get("engine")?.as_str()?, a.get("elo")?.as_f64()?)));
+        let level = config
+            .and_then(|c| c.get("confidence"))
+            .and_then(serde_yaml::Value::as_f64)
+            .unwrap_or(0.95);
+        let table = standings::compute(&records, &engines, anchor, level);
+        let written = report::write_visual(&args.dir, &records, &table, level, games)
+            .map_err(|e| Stop::new(FAILED, e))?;
+        for failure in &written.failures {
+            eprintln!("note: {failure}");
+        }
+        println!(
+            "{}: {} games, {} in the viewer, {:.1} MB; {}",
+            args.dir.join(report::html::REPORT).display(),
+            written.games,
+            written.embedded,
+            written.bytes as f64 / 1e6,
+            args.dir.join(report::xlsx::XLSX).display()
+        );
+        Ok(DONE)
     })())
 }
 

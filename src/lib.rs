@@ -12,10 +12,11 @@
 //! - [`runner`]: the worker pool; [`record`]: a finished game; [`tournament`]: a whole run,
 //!   from plan to result files (shared by `run` and `check`).
 //! - [`rating`]: Bradley–Terry and pentanomial maths; [`standings`]: per-scope tables.
-//! - [`report`]: CSV, PGN, progress and summary; [`commands`] and [`cli`]: the binary.
 //! - [`import`]: games from CSV and PGN files of arena or other tools, for `arena ratings`.
 //! - [`player_library`]: course Amazons players built as shared libraries (config form, adapter).
 //! - [`play`]: `arena play` (a person against an engine) and `arena replay` at the terminal.
+//! - [`report`]: CSV, PGN, report.html, results.xlsx, progress and summary; [`commands`] and
+//!   [`cli`]: the binary.
 //! - [`seed`]: portable seeded randomness, so one seed gives the same tournament everywhere.
 #![deny(missing_docs)]
 

@@ -16,5 +16,6 @@ fn main() -> ExitCode {
         Commands::Show(args) => commands::show(args),
         Commands::Play(args) => arena::play::play(args),
         Commands::Replay(args) => arena::play::replay::replay(args),
+        Commands::Report(args) => commands::report(args),
     }
 }

@@ -152,6 +152,10 @@ output: {out}
         ratings.lines().count() > 1,
         "ratings rewritten from what finished"
     );
+    assert!(
+        dir.path("int/report.html").exists() && dir.path("int/results.xlsx").exists(),
+        "report.html and results.xlsx written after the interrupt"
+    );
     arena().args(["run", "-q"]).arg(&path).assert().success();
     let resumed = read_games(&dir.path("int/games.csv"));
     assert_eq!(resumed.len(), 10);

@@ -204,6 +204,24 @@ impl Awale {
         }
     }
 
+    /// The pit where the last seed sown from pit `i` (an index 0..2n) lands, skipping the
+    /// origin on every lap as [`Game::play`] does; `None` for an empty pit. For pictures of a
+    /// move (the report's "last sown pit"), not needed by the rules' callers.
+    ///
+    /// ```
+    /// use arena::games::{Awale, Game};
+    ///
+    /// let pos = Awale::from_fen("4,4,4,4,4,4/4,4,4,4,4,4 0,0 1 no_capture")?;
+    /// assert_eq!(pos.last_sown(2), Some(6)); // pit 3 sows into 4, 5, 6 and the second's pit 1
+    /// # Ok::<(), arena::games::FenError>(())
+    /// ```
+    pub fn last_sown(&self, i: usize) -> Option<usize> {
+        let seeds = usize::from(*self.pits.get(i)?);
+        let len = self.pits.len();
+        // The k-th pit after the origin among the other len - 1, counted cyclically.
+        (seeds > 0).then(|| (i + (seeds - 1) % (len - 1) + 1) % len)
+    }
+
     /// Seeds `side` has captured so far.
     pub fn captured(&self, side: Side) -> u32 {
         u32::from(self.captured[side])
@@ -618,6 +636,34 @@ mod tests {
             after("0,0,0,0,0,3/1,3,1,5,0,0 0,0 1 no_capture", "6"),
             "0,0,0,0,0,0/2,4,0,5,0,0 2,0 2 no_capture"
         );
+    }
+
+    #[test]
+    fn last_sown_matches_one_seed_at_a_time() {
+        // Sow seed by seed, skipping the origin, for every pit count of a few boards.
+        for (n, seeds) in [
+            (2usize, 1u16),
+            (3, 7),
+            (6, 4),
+            (6, 11),
+            (6, 12),
+            (6, 23),
+            (10, 40),
+        ] {
+            let mut pits = vec![1u16; 2 * n];
+            pits[1] = seeds;
+            let row = |p: &[u16]| p.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
+            let text = format!("{}/{} 0,0 1 no_capture", row(&pits[..n]), row(&pits[n..]));
+            let mut last = 1;
+            for _ in 0..seeds {
+                last = (last + 1) % (2 * n);
+                if last == 1 {
+                    last = (last + 1) % (2 * n);
+                }
+            }
+            assert_eq!(pos(&text).last_sown(1), Some(last), "{text}");
+        }
+        assert_eq!(pos("0,1/1,1 0,0 1 no_capture").last_sown(0), None);
     }
 
     #[test]

@@ -666,6 +666,8 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     let table = standings::compute(&records, &names, anchor, plan.confidence);
     files::write_ratings(&out, &plan.name, &records, &table, plan.confidence)
         .map_err(|e| Stop::new(FAILED, e.to_string()))?;
+    let visual =
+        crate::report::write_visual(&out, &records, &table, plan.confidence, Default::default());
     let interrupted = !completed && write_error.is_none();
     if !options.quiet {
         if interrupted {
@@ -685,6 +687,10 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     }
     if let Some(e) = write_error {
         return Err(Stop::new(FAILED, format!("stopped: {e}")));
+    }
+    let visual = visual.map_err(|e| Stop::new(FAILED, e))?;
+    for failure in &visual.failures {
+        eprintln!("note: {failure}");
     }
     if interrupted {
         eprintln!(
