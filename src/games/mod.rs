@@ -173,10 +173,11 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// (Awale's repetition record).
     fn fen(&self) -> String;
 
-    /// Reads a position text.
+    /// Reads a position text, in exactly the spelling [`Game::fen`] prints and within the
+    /// game's board bounds (`docs/games.md`), so `from_fen(t)?.fen() == t`.
     ///
     /// # Errors
-    /// [`FenError`] naming what is malformed.
+    /// [`FenError`] naming what is malformed, misspelt or out of bounds.
     fn from_fen(text: &str) -> Result<Self, FenError>;
 
     /// A picture of the board for a person; with ANSI colours when `ansi` is true.
