@@ -164,51 +164,11 @@ fn log(text: &str) {
 ///
 /// # Errors
 /// I/O errors on stdin other than its end.
-pub fn run<E: Engine>(mut engine: E) -> io::Result<()> {
+pub fn run<E: Engine>(engine: E) -> io::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     let searching = Arc::new(AtomicBool::new(false));
-    let (lines, commands) = mpsc::channel::<String>();
-    {
-        let stop = Arc::clone(&stop);
-        let searching = Arc::clone(&searching);
-        thread::spawn(move || {
-            for line in io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                match line.split_whitespace().next() {
-                    // Answered here during a search, which must not delay it; otherwise in
-                    // order by the main loop, once every earlier command is done.
-                    Some("isready") if searching.load(Ordering::SeqCst) => send(&Reply::ReadyOk),
-                    Some("stop") => stop.store(true, Ordering::Relaxed),
-                    // Cleared here, in line order, so a `stop` sent after this `go` is never
-                    // lost, however late the main loop starts the search.
-                    Some("go") => {
-                        stop.store(false, Ordering::Relaxed);
-                        if lines.send(line).is_err() {
-                            return;
-                        }
-                    }
-                    Some("quit") => {
-                        stop.store(true, Ordering::Relaxed);
-                        let _ = lines.send(line);
-                        return;
-                    }
-                    _ => {
-                        if lines.send(line).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-            let _ = lines.send("quit".to_owned());
-        });
-    }
-
-    let games = engine.games();
-    let mut variant = games.first().copied().unwrap_or(GameKind::SevenColors);
-    let mut seed_value = 0u64;
-    let mut rng = seed::rng(seed_value);
-    let mut position: Option<AnyPosition> = None;
-
+    let commands = spawn_reader(Arc::clone(&stop), Arc::clone(&searching));
+    let mut session = Session::new(engine);
     for line in commands {
         let command = match Command::parse(&line) {
             Ok(command) => command,
@@ -218,95 +178,12 @@ pub fn run<E: Engine>(mut engine: E) -> io::Result<()> {
             }
         };
         match command {
-            Command::Ugi => {
-                send(&Reply::Id {
-                    field: "name".into(),
-                    value: engine.name(),
-                });
-                send(&Reply::Id {
-                    field: "author".into(),
-                    value: engine.author(),
-                });
-                let names: Vec<String> = games.iter().map(|g| g.name().to_owned()).collect();
-                send(&Reply::Option(OptionDecl {
-                    name: protocol::VARIANT_OPTION.into(),
-                    kind: "combo".into(),
-                    default: names.first().cloned(),
-                    vars: names,
-                    ..OptionDecl::default()
-                }));
-                send(&Reply::Option(OptionDecl {
-                    name: protocol::SEED_OPTION.into(),
-                    kind: "spin".into(),
-                    default: Some("0".into()),
-                    min: Some(0),
-                    max: Some(i64::MAX),
-                    ..OptionDecl::default()
-                }));
-                for decl in engine.options() {
-                    send(&Reply::Option(decl));
-                }
-                send(&Reply::UgiOk);
-            }
-            Command::SetOption { name, value } => {
-                if name == protocol::VARIANT_OPTION {
-                    match value.parse::<GameKind>() {
-                        Ok(kind) if games.contains(&kind) => variant = kind,
-                        _ => log(&format!("variant `{value}` is not played by this engine")),
-                    }
-                } else if name == protocol::SEED_OPTION {
-                    match value.parse() {
-                        Ok(v) => {
-                            seed_value = v;
-                            rng = seed::rng(seed_value);
-                        }
-                        Err(_) => log(&format!("seed `{value}` is not a number")),
-                    }
-                } else if let Err(message) = engine.set_option(&name, &value) {
-                    log(&message);
-                }
-            }
-            Command::NewGame => {
-                rng = seed::rng(seed_value);
-                position = None;
-                engine.new_game();
-            }
-            Command::Position { fen, moves } => {
-                position = match AnyPosition::from_fen(variant, &fen) {
-                    Ok(mut pos) => moves
-                        .iter()
-                        .try_for_each(|mv| pos.play_text(mv).map(drop))
-                        .map(|()| pos)
-                        .map_err(|e| log(&e.to_string()))
-                        .ok(),
-                    Err(e) => {
-                        log(&e.to_string());
-                        None
-                    }
-                };
-            }
+            Command::Ugi => session.declare(),
+            Command::SetOption { name, value } => session.set_option(&name, &value),
+            Command::NewGame => session.new_game(),
+            Command::Position { fen, moves } => session.set_position(&fen, &moves),
             Command::Go(go) => {
-                let start = Instant::now();
-                let best = match &position {
-                    Some(pos) if pos.outcome().is_none() => {
-                        let mut search = Search {
-                            start,
-                            deadline: budget(&go, pos.side_to_move()).map(|b| start + b),
-                            depth: if let Go::Depth(d) = go { Some(d) } else { None },
-                            nodes: if let Go::Nodes(n) = go { Some(n) } else { None },
-                            stop: &stop,
-                            rng: &mut rng,
-                        };
-                        searching.store(true, Ordering::SeqCst);
-                        let best = engine.search(pos, &mut search);
-                        searching.store(false, Ordering::SeqCst);
-                        best
-                    }
-                    _ => {
-                        log("no playable position was set");
-                        None
-                    }
-                };
+                let best = session.go(&go, &stop, &searching);
                 send(&Reply::BestMove(
                     best.map_or(BestMove::Resign, BestMove::Move),
                 ));
@@ -317,6 +194,180 @@ pub fn run<E: Engine>(mut engine: E) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Starts the thread that reads stdin: it answers `isready` during a search, raises `stop`
+/// (also on `quit`), and passes every other line on, in order. The end of stdin is a `quit`.
+fn spawn_reader(stop: Arc<AtomicBool>, searching: Arc<AtomicBool>) -> mpsc::Receiver<String> {
+    let (lines, commands) = mpsc::channel::<String>();
+    thread::spawn(move || {
+        for line in io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            match line.split_whitespace().next() {
+                // Answered here during a search, which must not delay it; otherwise in
+                // order by the main loop, once every earlier command is done.
+                Some("isready") if searching.load(Ordering::SeqCst) => send(&Reply::ReadyOk),
+                Some("stop") => stop.store(true, Ordering::Relaxed),
+                // Cleared here, in line order, so a `stop` sent after this `go` is never
+                // lost, however late the main loop starts the search.
+                Some("go") => {
+                    stop.store(false, Ordering::Relaxed);
+                    if lines.send(line).is_err() {
+                        return;
+                    }
+                }
+                Some("quit") => {
+                    stop.store(true, Ordering::Relaxed);
+                    let _ = lines.send(line);
+                    return;
+                }
+                _ => {
+                    if lines.send(line).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        let _ = lines.send("quit".to_owned());
+    });
+    commands
+}
+
+/// The engine's state between commands: the game chosen by `UGI_Variant`, the seed and the
+/// generator it gives, and the last position set.
+struct Session<E> {
+    engine: E,
+    games: Vec<GameKind>,
+    variant: GameKind,
+    seed_value: u64,
+    rng: SeededRng,
+    position: Option<AnyPosition>,
+}
+
+impl<E: Engine> Session<E> {
+    fn new(engine: E) -> Self {
+        let games = engine.games();
+        let variant = games.first().copied().unwrap_or(GameKind::SevenColors);
+        Session {
+            engine,
+            games,
+            variant,
+            seed_value: 0,
+            rng: seed::rng(0),
+            position: None,
+        }
+    }
+
+    /// `ugi`: identity, the `UGI_Variant` and `Seed` options, the engine's own, `ugiok`.
+    fn declare(&self) {
+        send(&Reply::Id {
+            field: "name".into(),
+            value: self.engine.name(),
+        });
+        send(&Reply::Id {
+            field: "author".into(),
+            value: self.engine.author(),
+        });
+        let names: Vec<String> = self.games.iter().map(|g| g.name().to_owned()).collect();
+        send(&Reply::Option(OptionDecl {
+            name: protocol::VARIANT_OPTION.into(),
+            kind: "combo".into(),
+            default: names.first().cloned(),
+            vars: names,
+            ..OptionDecl::default()
+        }));
+        send(&Reply::Option(OptionDecl {
+            name: protocol::SEED_OPTION.into(),
+            kind: "spin".into(),
+            default: Some("0".into()),
+            min: Some(0),
+            max: Some(i64::MAX),
+            ..OptionDecl::default()
+        }));
+        for decl in self.engine.options() {
+            send(&Reply::Option(decl));
+        }
+        send(&Reply::UgiOk);
+    }
+
+    /// `setoption`: the variant and seed here, anything else to the engine; refusals are
+    /// logged as `info string`.
+    fn set_option(&mut self, name: &str, value: &str) {
+        if name == protocol::VARIANT_OPTION {
+            match value.parse::<GameKind>() {
+                Ok(kind) if self.games.contains(&kind) => self.variant = kind,
+                _ => log(&format!("variant `{value}` is not played by this engine")),
+            }
+        } else if name == protocol::SEED_OPTION {
+            match value.parse() {
+                Ok(v) => {
+                    self.seed_value = v;
+                    self.rng = seed::rng(v);
+                }
+                Err(_) => log(&format!("seed `{value}` is not a number")),
+            }
+        } else if let Err(message) = self.engine.set_option(name, value) {
+            log(&message);
+        }
+    }
+
+    /// `uginewgame`: the generator restarts from the seed and the position is forgotten.
+    fn new_game(&mut self) {
+        self.rng = seed::rng(self.seed_value);
+        self.position = None;
+        self.engine.new_game();
+    }
+
+    /// `position`: the start text and the moves since; on an error (logged) no position is
+    /// set, so the next `go` resigns.
+    fn set_position(&mut self, fen: &str, moves: &[String]) {
+        self.position = match AnyPosition::from_fen(self.variant, fen) {
+            Ok(mut pos) => moves
+                .iter()
+                .try_for_each(|mv| pos.play_text(mv).map(drop))
+                .map(|()| pos)
+                .map_err(|e| log(&e.to_string()))
+                .ok(),
+            Err(e) => {
+                log(&e.to_string());
+                None
+            }
+        };
+    }
+
+    /// `go`: searches the position under the command's limits; `None` (resign) without a
+    /// playable position.
+    fn go(&mut self, go: &Go, stop: &AtomicBool, searching: &AtomicBool) -> Option<String> {
+        let start = Instant::now();
+        match &self.position {
+            Some(pos) if pos.outcome().is_none() => {
+                let mut search = Search {
+                    start,
+                    deadline: budget(go, pos.side_to_move()).map(|b| start + b),
+                    depth: if let Go::Depth(d) = *go {
+                        Some(d)
+                    } else {
+                        None
+                    },
+                    nodes: if let Go::Nodes(n) = *go {
+                        Some(n)
+                    } else {
+                        None
+                    },
+                    stop,
+                    rng: &mut self.rng,
+                };
+                searching.store(true, Ordering::SeqCst);
+                let best = self.engine.search(pos, &mut search);
+                searching.store(false, Ordering::SeqCst);
+                best
+            }
+            _ => {
+                log("no playable position was set");
+                None
+            }
+        }
+    }
 }
 
 #[cfg(test)]

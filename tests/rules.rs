@@ -1,6 +1,6 @@
 //! Properties of every game on every board type, checked on random playouts.
 
-use arena::games::{AnyPosition, BoardSpec, Game, GameKind, MoveError};
+use arena::games::{AnyPosition, BoardSpec, Game, GameKind, MoveError, Side};
 use arena::seed;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -23,31 +23,173 @@ fn spec(yaml: &str) -> BoardSpec {
     serde_yaml::from_str(yaml).expect("test board parses")
 }
 
-/// Cells or seeds, counted from the position text, that must stay constant over a game.
-fn conserved(pos: &AnyPosition) -> u64 {
+/// The board part of a position text, one char a cell or pit (Awale: one number a pit).
+fn board_cells(pos: &AnyPosition) -> Vec<String> {
     let fen = pos.fen();
     let board = fen.split(' ').next().unwrap_or_default();
     match pos.kind() {
-        GameKind::SevenColors | GameKind::Amazons => {
-            board.chars().filter(|&c| c != '/').count() as u64
-        }
-        GameKind::Awale => {
-            let mut fields = fen.split(' ');
-            let pits: u64 = fields
-                .next()
-                .unwrap_or_default()
-                .split(['/', ','])
-                .map(|n| n.parse::<u64>().unwrap())
-                .sum();
-            let scores: u64 = fields
-                .next()
-                .unwrap_or_default()
-                .split(',')
-                .map(|n| n.parse::<u64>().unwrap())
-                .sum();
-            pits + scores
+        GameKind::Awale => board.split(['/', ',']).map(str::to_owned).collect(),
+        _ => board
+            .chars()
+            .filter(|&c| c != '/')
+            .map(String::from)
+            .collect(),
+    }
+}
+
+/// The 4-neighbours of cell `i` on an `n`×`n` board, by coordinates (independent of the
+/// rules library's own neighbour code).
+fn grid_neighbours(n: usize, torus: bool, i: usize) -> Vec<usize> {
+    let (r, c) = ((i / n) as isize, (i % n) as isize);
+    let n = n as isize;
+    [(-1, 0), (1, 0), (0, -1), (0, 1)]
+        .into_iter()
+        .filter_map(|(dr, dc)| {
+            let (mut r, mut c) = (r + dr, c + dc);
+            if torus {
+                r = r.rem_euclid(n);
+                c = c.rem_euclid(n);
+            }
+            ((0..n).contains(&r) && (0..n).contains(&c)).then_some((r * n + c) as usize)
+        })
+        .collect()
+}
+
+/// Cells reachable from `from` through cells satisfying `inside` (all of `from` included).
+fn flood(n: usize, torus: bool, from: &[usize], inside: impl Fn(usize) -> bool) -> Vec<bool> {
+    let mut seen = vec![false; n * n];
+    let mut stack: Vec<usize> = from.to_vec();
+    for &i in from {
+        seen[i] = true;
+    }
+    while let Some(i) = stack.pop() {
+        for j in grid_neighbours(n, torus, i) {
+            if !seen[j] && inside(j) {
+                seen[j] = true;
+                stack.push(j);
+            }
         }
     }
+    seen
+}
+
+/// What every position of a game must satisfy on its own.
+fn check_position(pos: &AnyPosition) -> Result<(), TestCaseError> {
+    let cells = board_cells(pos);
+    match pos {
+        AnyPosition::SevenColors(p) => {
+            let n = p.size();
+            prop_assert_eq!(cells.len(), n * n);
+            for (i, cell) in cells.iter().enumerate() {
+                // Each cell is exactly one of: neutral of one colour, or owned by one side.
+                let expected = match (p.owner(i), p.colour(i)) {
+                    (Some(side), None) => side.digit().to_string(),
+                    (None, Some(colour)) => colour.letter().to_string(),
+                    other => return Err(TestCaseError::fail(format!("cell {i}: {other:?}"))),
+                };
+                prop_assert_eq!(cell, &expected);
+            }
+            for side in Side::BOTH {
+                let zone: Vec<usize> = (0..n * n).filter(|&i| p.owner(i) == Some(side)).collect();
+                prop_assert_eq!(p.owned(side) as usize, zone.len());
+                prop_assert!(!zone.is_empty());
+                let reached = flood(n, p.is_torus(), &zone[..1], |j| p.owner(j) == Some(side));
+                prop_assert!(
+                    zone.iter().all(|&i| reached[i]),
+                    "the {} zone is not connected in {}",
+                    side,
+                    pos.fen()
+                );
+            }
+            let owned = p.owned(Side::First) + p.owned(Side::Second);
+            prop_assert_eq!((owned + p.neutral()) as usize, n * n);
+        }
+        AnyPosition::Amazons(p) => {
+            let vertices = (0..p.grid_len()).filter(|&v| !p.is_hole(v)).count();
+            let empty = (0..p.grid_len()).filter(|&v| p.is_empty(v)).count();
+            let arrows = cells.iter().filter(|c| *c == "x").count();
+            let queens = p.queens(Side::First).len() + p.queens(Side::Second).len();
+            prop_assert_eq!(arrows + queens + empty, vertices);
+            for side in Side::BOTH {
+                let listed: Vec<usize> = p.queens(side).iter().map(|&q| usize::from(q)).collect();
+                let drawn: Vec<usize> = (0..cells.len())
+                    .filter(|&v| cells[v] == side.digit().to_string())
+                    .collect();
+                prop_assert_eq!(listed, drawn);
+            }
+        }
+        AnyPosition::Awale(p) => {
+            let pits: u32 = cells.iter().map(|c| c.parse::<u32>().unwrap()).sum();
+            prop_assert_eq!(pits, p.pits().iter().map(|&s| u32::from(s)).sum::<u32>());
+            prop_assert_eq!(
+                pits + p.captured(Side::First) + p.captured(Side::Second),
+                p.total_seeds()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// What every ply must keep, `before` → `after` (`before` had the move).
+fn check_ply(before: &AnyPosition, after: &AnyPosition, mv: &str) -> Result<(), TestCaseError> {
+    let (was, now) = (board_cells(before), board_cells(after));
+    prop_assert_eq!(was.len(), now.len(), "the board changed size");
+    let mover = before.side_to_move();
+    prop_assert_eq!(after.side_to_move(), mover.other());
+    match (before, after) {
+        (AnyPosition::SevenColors(b), AnyPosition::SevenColors(a)) => {
+            let (n, torus) = (b.size(), b.is_torus());
+            // The captured cells are exactly the named colour's cells connected, through that
+            // colour, to the mover's zone: flooded here from the zone, by coordinates.
+            let zone: Vec<usize> = (0..n * n).filter(|&i| b.owner(i) == Some(mover)).collect();
+            let captured = flood(n, torus, &zone, |j| {
+                b.colour(j).map(|c| c.letter().to_string()).as_deref() == Some(mv)
+            });
+            for (i, &flooded) in captured.iter().enumerate() {
+                let expected = match b.owner(i) {
+                    // Zones only grow: an owned cell keeps its owner.
+                    Some(side) => Some(side),
+                    None if flooded => Some(mover),
+                    None => None,
+                };
+                prop_assert_eq!(a.owner(i), expected, "cell {} after {}", i, mv);
+                if expected.is_none() {
+                    prop_assert_eq!(a.colour(i), b.colour(i));
+                }
+            }
+            prop_assert_eq!(a.owned(mover.other()), b.owned(mover.other()));
+        }
+        (AnyPosition::Amazons(b), AnyPosition::Amazons(a)) => {
+            let count = |cells: &[String], what: &str| cells.iter().filter(|c| *c == what).count();
+            // One arrow more, every old arrow and hole still there.
+            prop_assert_eq!(count(&now, "x"), count(&was, "x") + 1);
+            for (old, new) in was.iter().zip(&now) {
+                if old == "x" || old == "#" {
+                    prop_assert_eq!(old, new);
+                }
+                prop_assert_eq!(old == "#", new == "#");
+            }
+            // The queen count of each side is constant; the opponent's queens do not move, the
+            // mover's move by one vertex.
+            let opponent = mover.other();
+            prop_assert_eq!(a.queens(opponent), b.queens(opponent));
+            prop_assert_eq!(a.queens(mover).len(), b.queens(mover).len());
+            let moved = b
+                .queens(mover)
+                .iter()
+                .filter(|q| !a.queens(mover).contains(q))
+                .count();
+            prop_assert_eq!(moved, 1, "after {}", mv);
+        }
+        (AnyPosition::Awale(b), AnyPosition::Awale(a)) => {
+            prop_assert_eq!(a.total_seeds(), b.total_seeds());
+            // Stores never decrease, and only the mover's can grow.
+            prop_assert!(a.captured(mover) >= b.captured(mover));
+            prop_assert_eq!(a.captured(mover.other()), b.captured(mover.other()));
+        }
+        _ => return Err(TestCaseError::fail("the game changed")),
+    }
+    Ok(())
 }
 
 /// Every move text with the right syntax for this position's board, legal or not.
@@ -74,7 +216,7 @@ fn check_playout(yaml: &str, board_seed: u64, play_seed: u64) -> Result<(), Test
     let spec = spec(yaml);
     let mut pos = spec.start_position(board_seed).unwrap();
     let mut rng = seed::rng(play_seed);
-    let total = conserved(&pos);
+    check_position(&pos)?;
     let mut plies = 0;
     while pos.outcome().is_none() && plies < spec.max_plies() {
         // Position text round trip.
@@ -98,9 +240,11 @@ fn check_playout(yaml: &str, board_seed: u64, play_seed: u64) -> Result<(), Test
             }
         }
         let mv = pos.random_move_text(&mut rng).unwrap();
+        let before = pos.clone();
         pos.play_text(&mv).unwrap();
         plies += 1;
-        prop_assert_eq!(conserved(&pos), total);
+        check_position(&pos)?;
+        check_ply(&before, &pos, &mv)?;
     }
     match pos.kind() {
         // Every Amazons move blocks a vertex, and random colours keep growing a zone: both
@@ -116,7 +260,8 @@ fn check_playout(yaml: &str, board_seed: u64, play_seed: u64) -> Result<(), Test
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 24,
+        // 256 random games over the ten boards (about 25 each): a few seconds in all.
+        cases: 256,
         // Failures are kept beside this file (tests/<name>.proptest-regressions) and replayed
         // first on every run; the default looks for lib.rs and keeps nothing here.
         failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
@@ -131,7 +276,10 @@ proptest! {
     #[test]
     fn arbitrary_texts_never_panic(kind in 0..3usize, text in "\\PC{0,80}") {
         let kind = GameKind::ALL[kind];
-        let _ = AnyPosition::from_fen(kind, &text);
+        // Only the printed spelling is read (docs/games.md): whatever parses prints back as is.
+        if let Ok(parsed) = AnyPosition::from_fen(kind, &text) {
+            prop_assert_eq!(parsed.fen(), text.clone());
+        }
         let mut pos = spec(BOARDS[[0, 3, 7][GameKind::ALL.iter().position(|&k| k == kind).unwrap()]])
             .start_position(1)
             .unwrap();
@@ -147,8 +295,10 @@ proptest! {
         let mut fen = pos.fen();
         let at = (0..=fen.len()).rev().find(|&i| i <= cut && fen.is_char_boundary(i)).unwrap_or(0);
         fen.insert_str(at, &insert);
+        // Only the printed spelling is read (docs/games.md): a text that parses prints back
+        // unchanged, so `04`, `00`, doubled or trailing spaces are refused, never normalised.
         if let Ok(parsed) = AnyPosition::from_fen(pos.kind(), &fen) {
-            prop_assert_eq!(AnyPosition::from_fen(pos.kind(), &parsed.fen()).unwrap().fen(), parsed.fen());
+            prop_assert_eq!(parsed.fen(), fen);
         }
     }
 }
@@ -261,4 +411,48 @@ fn typed_and_text_moves_agree() {
     pos.play_text("93-33-31").unwrap();
     assert_eq!(pos.side_to_move(), arena::games::Side::Second);
     assert!(pos.play_text("93-33-31").is_err(), "the queen has left 93");
+}
+
+#[test]
+fn show_refuses_texts_it_would_not_print() {
+    // Through the binary: `arena show --fen` is where a person types position texts.
+    let show = |game: &str, fen: &str| {
+        assert_cmd::Command::cargo_bin("arena")
+            .expect("arena binary")
+            .args(["show", "--plain", "--game", game, "--fen", fen])
+            .assert()
+    };
+    let canonical = "4,4,0,5/5,4,4,4 0,10 2 no_capture";
+    let out = show("awale", canonical).success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(stdout.starts_with(&format!("{canonical}\n")), "{stdout}");
+    let pits = |n: usize| vec!["1"; n].join(",");
+    for (game, fen, reason) in [
+        (
+            "awale",
+            "4,04,0,5/5,4,4,4 0,10 2 no_capture",
+            "`04` has a leading zero",
+        ),
+        (
+            "awale",
+            "4,4,0,5/5,4,4,4 0,10  2 no_capture",
+            "single spaces",
+        ),
+        (
+            "awale",
+            &format!("{0}/{0} 0,0 1 capture", pits(256)),
+            "rows of 256 and 256 pits",
+        ),
+        ("awale", "3000,1/0,0 0,0 1 capture", "3001 seeds in all"),
+        ("seven_colors", "AB2/CDE/1FA 1 plane ", "single spaces"),
+        (
+            "amazons",
+            "1..../...../...../...../....2 01",
+            "side to move `01`",
+        ),
+    ] {
+        let out = show(game, fen).code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains(reason), "{fen}: {stderr}");
+    }
 }

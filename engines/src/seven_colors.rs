@@ -9,35 +9,18 @@ use crate::alphabeta::Evaluator;
 
 /// Colours that capture at least one cell for the side to move, in colour order.
 pub fn capturing(pos: &SevenColors) -> Vec<Colour> {
-    let set = pos.capturing_colours(pos.side_to_move());
-    Colour::ALL
-        .into_iter()
-        .filter(|c| set & (1 << c.index()) != 0)
-        .collect()
+    Colour::in_set(pos.capturing_colours(pos.side_to_move())).collect()
 }
 
-/// Picks uniformly among the colours of maximal `key`; all colours if none captures.
-fn argmax_by<K: PartialOrd + Copy>(
+/// Picks uniformly among the capturing colours of maximal `key` ([`crate::best_by`]); any
+/// colour, uniformly, if none captures.
+fn argmax_by<K: Ord>(
     pos: &SevenColors,
     rng: &mut SeededRng,
-    mut key: impl FnMut(Colour) -> K,
+    key: impl FnMut(Colour) -> K,
 ) -> Colour {
-    let mut candidates = capturing(pos);
-    if candidates.is_empty() {
-        return Colour::ALL[seed::below(rng, COLOURS)];
-    }
-    let keys: Vec<K> = candidates.iter().map(|&c| key(c)).collect();
-    let best = keys
-        .iter()
-        .copied()
-        .fold(keys[0], |a, b| if b > a { b } else { a });
-    candidates = candidates
-        .into_iter()
-        .zip(keys)
-        .filter(|&(_, k)| k == best)
-        .map(|(c, _)| c)
-        .collect();
-    candidates[seed::below(rng, candidates.len())]
+    crate::best_by(&capturing(pos), key, rng)
+        .unwrap_or_else(|| Colour::ALL[seed::below(rng, COLOURS)])
 }
 
 /// Uniform over the colours that capture; a non-capturing colour only when none does.
@@ -69,12 +52,8 @@ pub fn foresight(pos: &SevenColors, depth: u32, rng: &mut SeededRng) -> Colour {
         if depth == 0 || pos.is_over() {
             return pos.owned(me);
         }
-        let set = pos.capturing_colours(me);
         let mut best = pos.owned(me);
-        for c in Colour::ALL
-            .into_iter()
-            .filter(|c| set & (1 << c.index()) != 0)
-        {
+        for c in Colour::in_set(pos.capturing_colours(me)) {
             let mut next = pos.clone();
             next.play_unchecked(c);
             // Own moves only: hand the turn straight back.
@@ -124,7 +103,7 @@ impl Evaluator<SevenColors> for Eval {
             moves.truncate(1);
             return;
         }
-        moves.retain(|c| set & (1 << c.index()) != 0);
+        moves.retain(|c| c.is_in(set));
         moves.sort_by_cached_key(|&c| std::cmp::Reverse(pos.gain(me, c)));
     }
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::spec::{Common, SpecError, Variant};
-use super::{BySide, FenError, Game, GameKind, MoveError, Outcome, Side};
+use super::{BySide, FenError, Game, GameKind, MoveError, Outcome, Side, fen_fields};
 use crate::seed::{self, SeededRng};
 
 const EMPTY: u8 = 0;
@@ -531,13 +531,7 @@ impl Game for Amazons {
 
     fn from_fen(text: &str) -> Result<Amazons, FenError> {
         let err = |reason: String| FenError::new(GameKind::Amazons, text, reason);
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        let [board, side] = fields[..] else {
-            return Err(err(format!(
-                "expected 2 fields (rows, side to move), got {}",
-                fields.len()
-            )));
-        };
+        let [board, side] = fen_fields(text, ["rows", "side to move"]).map_err(err)?;
         let to_move = Side::from_digit(side)
             .ok_or_else(|| err(format!("side to move `{side}` is not 1 or 2")))?;
         let rows: Vec<&str> = board.split('/').collect();
@@ -545,7 +539,8 @@ impl Game for Amazons {
         if !(2..=MAX_WIDTH as usize).contains(&w) {
             return Err(err(format!("{w} rows; a board has 2..={MAX_WIDTH}")));
         }
-        let mut cells = Vec::with_capacity(w * w);
+        // Sized by the text, not by w², so a short text cannot ask for a large board.
+        let mut cells = Vec::with_capacity(board.len());
         for (r, row) in rows.iter().enumerate() {
             if row.len() != w {
                 return Err(err(format!(
@@ -852,5 +847,31 @@ mod tests {
             assert!(p.parse_move(bad).is_err(), "{bad}");
         }
         assert!(p.clone().play_text("3-33-30").is_err(), "not our queen");
+        for bad in [
+            "1x.../x..../...../...../....2  1",
+            "1x.../x..../...../...../....2 1 ",
+            "1x.../x..../...../...../....2\t1",
+            "1x.../x..../...../...../....2 01",
+        ] {
+            assert!(Amazons::from_fen(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn texts_are_bounded_like_boards() {
+        // Vertex ids are u16: 200 is the widest grid, in a spec and a text alike.
+        let text = |w: usize| {
+            let mut rows = vec![".".repeat(w); w];
+            rows[0].replace_range(..1, "2");
+            rows[w - 1].replace_range(..1, "1");
+            rows.join("/") + " 1"
+        };
+        let widest = Amazons::from_fen(&text(200)).unwrap();
+        assert_eq!(widest.queens(Side::First), &[199 * 200]);
+        assert_eq!(widest.fen(), text(200));
+        assert_eq!(
+            Amazons::from_fen(&text(201)).unwrap_err().reason,
+            "201 rows; a board has 2..=200"
+        );
     }
 }

@@ -13,8 +13,37 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::spec::{Common, SpecError, Variant};
-use super::{BySide, FenError, Game, GameKind, MoveError, Outcome, Side};
+use super::{BySide, FenError, Game, GameKind, MoveError, Outcome, Side, fen_fields};
 use crate::seed::{self, SeededRng};
+
+/// Pits per row a board may have (spec and position text alike). The upper bound keeps pit
+/// indices (moves are `u8`) far from wrapping.
+const MIN_PITS: usize = 2;
+/// See [`MIN_PITS`].
+const MAX_PITS: usize = 30;
+/// Seeds per pit a spec may start with.
+const MAX_SEEDS: u32 = 50;
+/// Seeds a position may hold in all, pits and stores: the largest start position, since seeds
+/// are conserved. Keeps every pit, store and row sum far below `u16::MAX`.
+const MAX_TOTAL_SEEDS: u32 = 2 * MAX_PITS as u32 * MAX_SEEDS;
+
+/// A seed count as [`Game::fen`] prints it: decimal digits, no sign, no leading zero.
+fn seed_count(part: &str) -> Result<u16, String> {
+    if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("`{part}` is not a seed count"));
+    }
+    if part.len() > 1 && part.starts_with('0') {
+        let canonical = part.trim_start_matches('0');
+        let canonical = if canonical.is_empty() { "0" } else { canonical };
+        return Err(format!(
+            "`{part}` has a leading zero; the position text writes `{canonical}`"
+        ));
+    }
+    part.parse::<u16>()
+        .ok()
+        .filter(|&v| u32::from(v) <= MAX_TOTAL_SEEDS)
+        .ok_or_else(|| format!("`{part}` seeds; a position holds at most {MAX_TOTAL_SEEDS}"))
+}
 
 /// What happens to a move that would capture every seed of the opponent's row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,15 +119,15 @@ impl Variant for Spec {
     type Position = Awale;
 
     fn validate(&self) -> Result<(), SpecError> {
-        if !(2..=30).contains(&self.pits) {
+        if !(MIN_PITS as u32..=MAX_PITS as u32).contains(&self.pits) {
             return Err(SpecError(format!(
-                "awale pits must be in 2..=30, got {}",
+                "awale pits must be in {MIN_PITS}..={MAX_PITS}, got {}",
                 self.pits
             )));
         }
-        if !(1..=50).contains(&self.seeds) {
+        if !(1..=MAX_SEEDS).contains(&self.seeds) {
             return Err(SpecError(format!(
-                "awale seeds must be in 1..=50, got {}",
+                "awale seeds must be in 1..={MAX_SEEDS}, got {}",
                 self.seeds
             )));
         }
@@ -369,13 +398,13 @@ impl Game for Awale {
     fn illegal_reason(&self, mv: u8) -> Option<String> {
         let i = usize::from(mv);
         let own = self.row(self.to_move);
-        let pit = i + 1 - own.start;
         if self.rules_ended() {
             return Some("the game is over".into());
         }
         if !own.contains(&i) {
             return Some(format!("pit index {i} is not on the mover's row"));
         }
+        let pit = i + 1 - own.start;
         if self.pits[i] == 0 {
             return Some(format!("pit {pit} is empty"));
         }
@@ -471,36 +500,38 @@ impl Game for Awale {
 
     fn from_fen(text: &str) -> Result<Awale, FenError> {
         let err = |reason: String| FenError::new(GameKind::Awale, text, reason);
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        let [rows, scores, side, mode] = fields[..] else {
-            return Err(err(format!(
-                "expected 4 fields (pits, scores, side to move, grand slam), got {}",
-                fields.len()
-            )));
-        };
-        let number = |part: &str| {
-            part.parse::<u16>()
-                .ok()
-                .filter(|_| part.bytes().all(|b| b.is_ascii_digit()))
-                .filter(|&v| v <= 10_000)
-                .ok_or_else(|| err(format!("`{part}` is not a seed count")))
-        };
+        let [rows, scores, side, mode] =
+            fen_fields(text, ["pits", "scores", "side to move", "grand slam"]).map_err(err)?;
         let Some((first, second)) = rows.split_once('/') else {
             return Err(err("the two rows are separated by `/`".into()));
         };
-        let first: Vec<u16> = first.split(',').map(number).collect::<Result<_, _>>()?;
-        let second: Vec<u16> = second.split(',').map(number).collect::<Result<_, _>>()?;
-        if first.len() != second.len() || first.len() < 2 {
+        let (len1, len2) = (first.split(',').count(), second.split(',').count());
+        if len1 != len2 || !(MIN_PITS..=MAX_PITS).contains(&len1) {
             return Err(err(format!(
-                "rows of {} and {} pits; both rows need the same number, at least 2",
-                first.len(),
-                second.len()
+                "rows of {len1} and {len2} pits; both rows need the same number, \
+                 {MIN_PITS}..={MAX_PITS}"
             )));
+        }
+        let mut pits: Vec<u16> = Vec::with_capacity(2 * len1);
+        for part in first.split(',').chain(second.split(',')) {
+            pits.push(seed_count(part).map_err(err)?);
         }
         let Some((c1, c2)) = scores.split_once(',') else {
             return Err(err(format!("scores `{scores}` are not `c1,c2`")));
         };
-        let captured = BySide::new(number(c1)?, number(c2)?);
+        let captured = BySide::new(seed_count(c1).map_err(err)?, seed_count(c2).map_err(err)?);
+        // At most 62 numbers below 2^16 each: no overflow in u32.
+        let total: u32 = pits
+            .iter()
+            .chain([&captured.first, &captured.second])
+            .map(|&p| u32::from(p))
+            .sum();
+        if total > MAX_TOTAL_SEEDS {
+            return Err(err(format!(
+                "{total} seeds in all; a position holds at most {MAX_TOTAL_SEEDS} \
+                 (the largest start position, {MAX_PITS} pits a row of {MAX_SEEDS} seeds)"
+            )));
+        }
         let to_move = Side::from_digit(side)
             .ok_or_else(|| err(format!("side to move `{side}` is not 1 or 2")))?;
         let grand_slam = [
@@ -515,8 +546,6 @@ impl Game for Awale {
                 "grand slam `{mode}` is not no_capture, capture or forbidden"
             ))
         })?;
-        let mut pits = first;
-        pits.extend(second);
         Ok(Awale::new(pits, captured, to_move, grand_slam))
     }
 
@@ -774,9 +803,131 @@ mod tests {
         ] {
             assert!(Awale::from_fen(bad).is_err(), "{bad}");
         }
+        // A pit index outside the mover's row is refused, not wrapped below zero.
+        let second = pos("4,4,4/4,4,4 0,0 2 no_capture");
+        assert!(
+            second
+                .illegal_reason(0)
+                .unwrap()
+                .contains("not on the mover's row")
+        );
+        assert!(
+            second
+                .illegal_reason(200)
+                .unwrap()
+                .contains("not on the mover's row")
+        );
         let p = pos("4,4,4,4,4,4/4,4,4,4,4,4 0,0 1 no_capture");
         for bad in ["0", "7", "-1", "+1", "a", ""] {
             assert!(p.parse_move(bad).is_err(), "{bad}");
+        }
+    }
+
+    fn row(pits: usize, seeds: &str) -> String {
+        vec![seeds; pits].join(",")
+    }
+
+    #[test]
+    fn texts_are_bounded_like_boards() {
+        // 30 pits a row is the largest board; 31 is refused before any index could wrap.
+        assert!(Awale::from_fen(&format!("{0}/{0} 0,0 1 no_capture", row(30, "4"))).is_ok());
+        let reason = Awale::from_fen(&format!("{0}/{0} 0,0 1 no_capture", row(31, "4")))
+            .unwrap_err()
+            .reason;
+        assert_eq!(
+            reason,
+            "rows of 31 and 31 pits; both rows need the same number, 2..=30"
+        );
+        let many = Awale::from_fen(&format!("{0}/{0} 0,0 1 no_capture", row(300, "1")));
+        assert!(many.is_err());
+        // 3000 seeds in all (30 pits a row of 50) is the most any board holds.
+        assert!(Awale::from_fen(&format!("{0}/{0} 0,0 1 no_capture", row(30, "50"))).is_ok());
+        assert!(Awale::from_fen("1500,0/1500,0 0,0 1 capture").is_ok());
+        assert_eq!(
+            Awale::from_fen("1500,0/1500,0 0,1 1 capture")
+                .unwrap_err()
+                .reason,
+            "3001 seeds in all; a position holds at most 3000 \
+             (the largest start position, 30 pits a row of 50 seeds)"
+        );
+        for bad in [
+            "3001,0/0,0 0,0 1 capture",
+            "65535,65535/65535,65535 0,0 1 capture",
+            "65536,0/0,0 0,0 1 capture",
+            "99999999999999999999,0/0,0 0,0 1 capture",
+        ] {
+            assert!(Awale::from_fen(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_fullest_positions_play_without_overflow() {
+        // Every seed a text may hold, gathered in one pit or spread over the widest rows:
+        // sowing, captures and row sums stay in range (debug builds check every addition).
+        for text in [
+            format!("3000,{}/{} 0,0 1 capture", row(29, "0"), row(30, "0")),
+            format!("{0}/{0} 0,0 2 no_capture", row(30, "50")),
+            "1500,0/1500,0 0,0 1 forbidden".to_owned(),
+            "0,1/0,2999 0,0 2 capture".to_owned(),
+        ] {
+            let mut p = pos(&text);
+            let total = p.total_seeds();
+            let mut rng = seed::rng(5);
+            for _ in 0..2000 {
+                let Some(mv) = p.random_move(&mut rng) else {
+                    break;
+                };
+                p.play_unchecked(mv);
+                assert_eq!(p.total_seeds(), total, "{text}");
+                assert_eq!(Awale::from_fen(&p.fen()).unwrap(), p);
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_printed_spelling_is_read() {
+        // One text per position: reading accepts exactly what printing writes.
+        let canonical = "4,4,0,5/5,4,4,4 0,10 2 no_capture";
+        assert_eq!(pos(canonical).fen(), canonical);
+        for (bad, reason) in [
+            (
+                "4,04,0,5/5,4,4,4 0,10 2 no_capture",
+                "`04` has a leading zero; the position text writes `4`",
+            ),
+            (
+                "4,4,00,5/5,4,4,4 0,10 2 no_capture",
+                "`00` has a leading zero; the position text writes `0`",
+            ),
+            (
+                "4,4,0,5/5,4,4,4 0,010 2 no_capture",
+                "`010` has a leading zero; the position text writes `10`",
+            ),
+            (
+                "4,4,+0,5/5,4,4,4 0,10 2 no_capture",
+                "`+0` is not a seed count",
+            ),
+            (
+                "4,4, 0,5/5,4,4,4 0,10 2 no_capture",
+                "expected 4 fields (pits, scores, side to move, grand slam), got 5",
+            ),
+            (
+                "4,4,0,5/5,4,4,4  0,10 2 no_capture",
+                "fields are separated by single spaces, with none before or after",
+            ),
+            (
+                " 4,4,0,5/5,4,4,4 0,10 2 no_capture",
+                "fields are separated by single spaces, with none before or after",
+            ),
+            (
+                "4,4,0,5/5,4,4,4 0,10 2 no_capture\n",
+                "fields are separated by single spaces, with none before or after",
+            ),
+            (
+                "4,4,0,5/5,4,4,4\t0,10 2 no_capture",
+                "fields are separated by single spaces, with none before or after",
+            ),
+        ] {
+            assert_eq!(Awale::from_fen(bad).unwrap_err().reason, reason, "{bad:?}");
         }
     }
 }

@@ -96,6 +96,29 @@ impl FenError {
     }
 }
 
+/// Splits a position text into its fields, one per entry of `names`, and requires the one
+/// spelling [`Game::fen`] prints: single spaces between fields, none before or after. Texts
+/// are compared as strings (resume, start positions), so each position has exactly one.
+///
+/// # Errors
+/// The reason: the wrong number of fields, or other spacing.
+pub(crate) fn fen_fields<'t, const N: usize>(
+    text: &'t str,
+    names: [&str; N],
+) -> Result<[&'t str; N], String> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.join(" ") != text && fields.len() == N {
+        return Err("fields are separated by single spaces, with none before or after".into());
+    }
+    fields.try_into().map_err(|fields: Vec<&str>| {
+        format!(
+            "expected {N} fields ({}), got {}",
+            names.join(", "),
+            fields.len()
+        )
+    })
+}
+
 /// The rules of one game, implemented by its position type.
 ///
 /// Required methods give the rules; provided ones (`play`, `play_text`, `is_legal`, …) build the
@@ -150,10 +173,11 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// (Awale's repetition record).
     fn fen(&self) -> String;
 
-    /// Reads a position text.
+    /// Reads a position text, in exactly the spelling [`Game::fen`] prints and within the
+    /// game's board bounds (`docs/games.md`), so `from_fen(t)?.fen() == t`.
     ///
     /// # Errors
-    /// [`FenError`] naming what is malformed.
+    /// [`FenError`] naming what is malformed, misspelt or out of bounds.
     fn from_fen(text: &str) -> Result<Self, FenError>;
 
     /// A picture of the board for a person; with ANSI colours when `ansi` is true.

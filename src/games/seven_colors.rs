@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::spec::{Common, SpecError, Variant};
-use super::{BySide, FenError, Game, GameKind, MoveError, Outcome, Side};
+use super::{BySide, FenError, Game, GameKind, MoveError, Outcome, Side, fen_fields};
 use crate::seed::{self, SeededRng};
 
 /// Number of colours.
@@ -24,8 +24,10 @@ pub const COLOURS: usize = 7;
 const ZONE_FIRST: u8 = 7;
 /// Cell value of the second player's zone.
 const ZONE_SECOND: u8 = 8;
-/// Largest board side accepted in a position text.
-const MAX_FEN_SIZE: usize = 1000;
+/// Largest board side, in a spec and in a position text alike.
+const MAX_SIZE: usize = 100;
+/// Smallest board side of a position text (specs start at 5; small texts serve examples).
+const MIN_FEN_SIZE: usize = 2;
 
 /// A colour, `A`..`G`; also the move that names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -51,6 +53,17 @@ impl Colour {
     /// The colour's letter, `A`..`G`.
     pub fn letter(self) -> char {
         char::from(b'A' + self.0)
+    }
+
+    /// Whether this colour is in `set`, a bit set with bit k for colour k (as
+    /// [`SevenColors::capturing_colours`] returns).
+    pub fn is_in(self, set: u8) -> bool {
+        set & (1 << self.0) != 0
+    }
+
+    /// The colours of `set` (see [`Colour::is_in`]), `A` first.
+    pub fn in_set(set: u8) -> impl Iterator<Item = Colour> {
+        Colour::ALL.into_iter().filter(move |c| c.is_in(set))
     }
 
     /// The colour named by `letter`, if it is `A`..`G`.
@@ -130,9 +143,9 @@ impl Variant for Spec {
     type Position = SevenColors;
 
     fn validate(&self) -> Result<(), SpecError> {
-        if !(5..=100).contains(&self.size) {
+        if !(5..=MAX_SIZE as u32).contains(&self.size) {
             return Err(SpecError(format!(
-                "seven_colors size must be in 5..=100, got {}",
+                "seven_colors size must be in 5..={MAX_SIZE}, got {}",
                 self.size
             )));
         }
@@ -500,13 +513,8 @@ impl Game for SevenColors {
 
     fn from_fen(text: &str) -> Result<SevenColors, FenError> {
         let err = |reason: String| FenError::new(GameKind::SevenColors, text, reason);
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        let [board, side, topology] = fields[..] else {
-            return Err(err(format!(
-                "expected 3 fields (rows, side to move, plane|torus), got {}",
-                fields.len()
-            )));
-        };
+        let [board, side, topology] =
+            fen_fields(text, ["rows", "side to move", "plane|torus"]).map_err(err)?;
         let to_move = Side::from_digit(side)
             .ok_or_else(|| err(format!("side to move `{side}` is not 1 or 2")))?;
         let torus = match topology {
@@ -516,10 +524,13 @@ impl Game for SevenColors {
         };
         let rows: Vec<&str> = board.split('/').collect();
         let n = rows.len();
-        if !(2..=MAX_FEN_SIZE).contains(&n) {
-            return Err(err(format!("{n} rows; a board has 2..={MAX_FEN_SIZE}")));
+        if !(MIN_FEN_SIZE..=MAX_SIZE).contains(&n) {
+            return Err(err(format!(
+                "{n} rows; a board has {MIN_FEN_SIZE}..={MAX_SIZE}"
+            )));
         }
-        let mut cells = Vec::with_capacity(n * n);
+        // Sized by the text, not by n², so a short text cannot ask for a large board.
+        let mut cells = Vec::with_capacity(board.len());
         for (r, row) in rows.iter().enumerate() {
             if row.len() != n {
                 return Err(err(format!(
@@ -609,11 +620,7 @@ impl Game for SevenColors {
             return Some(Colour::ALL[seed::below(rng, COLOURS)]);
         }
         let k = seed::below(rng, set.count_ones() as usize);
-        let index = (0..COLOURS)
-            .filter(|&c| set & (1 << c) != 0)
-            .nth(k)
-            .unwrap_or(0);
-        Some(Colour::ALL[index])
+        Some(Colour::in_set(set).nth(k).unwrap_or(Colour::ALL[0]))
     }
 }
 
@@ -790,6 +797,25 @@ mod tests {
         assert!(spec.validate().is_err());
     }
 
+    /// An `n`×`n` text: `A` everywhere but the two zone corners.
+    fn square(n: usize) -> String {
+        let mut rows = vec!["A".repeat(n); n];
+        rows[0].replace_range(n - 1.., "2");
+        rows[n - 1].replace_range(..1, "1");
+        rows.join("/") + " 1 plane"
+    }
+
+    #[test]
+    fn texts_are_bounded_like_boards() {
+        let largest = pos(&square(100));
+        assert_eq!(largest.neutral(), 100 * 100 - 2);
+        assert_eq!(largest.fen(), square(100));
+        assert_eq!(
+            SevenColors::from_fen(&square(101)).unwrap_err().reason,
+            "101 rows; a board has 2..=100"
+        );
+    }
+
     #[test]
     fn bad_texts_are_rejected() {
         for bad in [
@@ -799,6 +825,10 @@ mod tests {
             "AB2/CD/1FA 1 plane",
             "AB2/CDH/1FA 1 plane",
             "ABC/CDE/1FA 1 plane",
+            "AB2/CDE/1FA  1 plane",
+            "AB2/CDE/1FA 1 plane ",
+            "\tAB2/CDE/1FA 1 plane",
+            "AB2/CDE/1FA 01 plane",
         ] {
             assert!(SevenColors::from_fen(bad).is_err(), "{bad}");
         }
