@@ -437,24 +437,13 @@ impl Pool {
     }
 }
 
-/// Per engine pair (local indices, a < b) of one pool: the number of game pairs (clusters)
-/// with their game counts, so the meat's floor can be built.
-fn sorted_pairs(
-    games: &[FitGame],
-    pool_of: &[usize],
-    p: usize,
-    local: &impl Fn(usize) -> usize,
-) -> BTreeMap<(usize, usize), BTreeMap<u64, u32>> {
-    let mut pairs: BTreeMap<(usize, usize), BTreeMap<u64, u32>> = BTreeMap::new();
-    for g in games.iter().filter(|g| pool_of[g.a] == p) {
-        let (a, b) = (local(g.a), local(g.b));
-        *pairs
-            .entry((a.min(b), a.max(b)))
-            .or_default()
-            .entry(g.cluster)
-            .or_default() += 1;
-    }
-    pairs
+/// One game of a pool in the pool's own (local) engine indices.
+#[derive(Clone, Copy)]
+struct LocalGame {
+    a: usize,
+    b: usize,
+    points_a: f64,
+    cluster: u64,
 }
 
 /// The joint fit's counterpart of [`variance_floor`]: for each engine pair that met in `n` game
@@ -462,13 +451,20 @@ fn sorted_pairs(
 /// points²) are raised to at least Σ v₀(k)/(n+1), where v₀ is the uniform-prior variance of a
 /// cluster's points (1/6 for one game, 1/2 for a game pair). Without it, five game pairs that
 /// each split 1–1 give a sandwich of exactly zero and an interval of ±0.
+///
 /// Returns, per local engine, whether the floor was applied to one of its pairs.
-fn add_meat_floor(
-    meat: &mut [Vec<f64>],
-    pairs: &BTreeMap<(usize, usize), BTreeMap<u64, u32>>,
-) -> Vec<bool> {
+fn add_meat_floor(meat: &mut [Vec<f64>], games: &[LocalGame]) -> Vec<bool> {
+    // Per engine pair (a < b): the games of each of its clusters.
+    let mut pairs: BTreeMap<(usize, usize), BTreeMap<u64, u32>> = BTreeMap::new();
+    for g in games {
+        *pairs
+            .entry((g.a.min(g.b), g.a.max(g.b)))
+            .or_default()
+            .entry(g.cluster)
+            .or_default() += 1;
+    }
     let mut floored = vec![false; meat.len()];
-    for (&(a, b), clusters) in pairs {
+    for (&(a, b), clusters) in &pairs {
         let n = clusters.len() as f64;
         let floor: f64 = clusters
             .values()
@@ -494,17 +490,9 @@ fn add_meat_floor(
     floored
 }
 
-/// Fits every engine jointly by Bradley–Terry maximum likelihood on half-point scores, with the
-/// pair-clustered sandwich covariance Cov = I⁺ J I⁺.
-///
-/// Engines that never met, directly or through others, are fitted as separate pools (each with
-/// mean 0, or the anchor's value in the anchor's pool) and flagged. A pool where some engine or
-/// group scored everything or nothing has no finite maximum; then one virtual draw is added to
-/// every pair that met (the prior) and the pool is flagged.
-pub fn fit(engines: usize, games: &[FitGame], options: &FitOptions) -> Fit {
-    let z = z_for(options.level);
-    // Pools: connected components of the "played" graph.
-    let mut parent: Vec<usize> = (0..engines).collect();
+/// Pools: the connected components of the "played each other" graph. Returns, per engine,
+/// whether it played and its pool (`usize::MAX` if none), and each pool's members in order.
+fn split_pools(engines: usize, games: &[FitGame]) -> (Vec<bool>, Vec<usize>, Vec<Vec<usize>>) {
     fn find(parent: &mut [usize], mut x: usize) -> usize {
         while parent[x] != x {
             parent[x] = parent[parent[x]];
@@ -512,6 +500,7 @@ pub fn fit(engines: usize, games: &[FitGame], options: &FitOptions) -> Fit {
         }
         x
     }
+    let mut parent: Vec<usize> = (0..engines).collect();
     let mut played = vec![false; engines];
     for g in games {
         played[g.a] = true;
@@ -531,7 +520,132 @@ pub fn fit(engines: usize, games: &[FitGame], options: &FitOptions) -> Fit {
         pool_of[e] = p;
         pools[p].push(e);
     }
+    (played, pool_of, pools)
+}
 
+/// The pseudo-inverse of a connected pool's information matrix (the weighted Laplacian):
+/// I⁺ = (L + 11ᵀ/m)⁻¹ − 11ᵀ/m.
+fn pseudo_inverse(info: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
+    let m = info.len();
+    let mut shifted = info;
+    for row in &mut shifted {
+        for v in row.iter_mut() {
+            *v += 1.0 / m as f64;
+        }
+    }
+    let identity: Vec<Vec<f64>> = (0..m)
+        .map(|i| (0..m).map(|j| f64::from(u8::from(i == j))).collect())
+        .collect();
+    let mut pinv = solve(shifted, identity).unwrap_or_else(|| vec![vec![0.0; m]; m]);
+    for row in &mut pinv {
+        for v in row.iter_mut() {
+            *v -= 1.0 / m as f64;
+        }
+    }
+    pinv
+}
+
+/// The sandwich's meat J = Σ_clusters U_c U_cᵀ, U_c the summed score residuals of a game pair.
+/// A game pair touches two engines, so each cluster's score vector is kept sparse.
+fn clustered_meat(m: usize, games: &[LocalGame], theta: &[f64]) -> Vec<Vec<f64>> {
+    let mut sorted: Vec<&LocalGame> = games.iter().collect();
+    sorted.sort_by_key(|g| g.cluster);
+    let mut meat = vec![vec![0.0; m]; m];
+    let mut u: Vec<(usize, f64)> = Vec::with_capacity(4);
+    let mut flush = |u: &mut Vec<(usize, f64)>| {
+        for &(i, ui) in u.iter() {
+            for &(j, uj) in u.iter() {
+                meat[i][j] += ui * uj;
+            }
+        }
+        u.clear();
+    };
+    let mut current = None;
+    for g in sorted {
+        if current != Some(g.cluster) {
+            flush(&mut u);
+            current = Some(g.cluster);
+        }
+        let residual = g.points_a - sigmoid(theta[g.a] - theta[g.b]);
+        for (k, r) in [(g.a, residual), (g.b, -residual)] {
+            match u.iter_mut().find(|(i, _)| *i == k) {
+                Some(entry) => entry.1 += r,
+                None => u.push((k, r)),
+            }
+        }
+    }
+    flush(&mut u);
+    meat
+}
+
+/// One pool's fit: strengths θ (natural units, mean 0), their covariance, whether the prior
+/// was needed, which engines rest on the variance floor, and whether MM was used.
+struct PoolFit {
+    theta: Vec<f64>,
+    cov: Vec<Vec<f64>>,
+    prior: bool,
+    floored: Vec<bool>,
+    used_mm: bool,
+}
+
+fn fit_pool(m: usize, games: &[LocalGame]) -> PoolFit {
+    let mut pool = Pool {
+        members: (0..m).collect(),
+        games: vec![vec![0.0; m]; m],
+        points: vec![vec![0.0; m]; m],
+    };
+    for g in games {
+        pool.games[g.a][g.b] += 1.0;
+        pool.games[g.b][g.a] += 1.0;
+        pool.points[g.a][g.b] += g.points_a;
+        pool.points[g.b][g.a] += 1.0 - g.points_a;
+    }
+    let prior = m > 1 && !pool.has_finite_mle();
+    if prior {
+        for a in 0..m {
+            for b in 0..m {
+                if a != b && pool.games[a][b] > 0.0 {
+                    pool.games[a][b] += 1.0;
+                    pool.points[a][b] += 0.5;
+                }
+            }
+        }
+    }
+    let mut used_mm = false;
+    let theta = if m == 1 {
+        vec![0.0]
+    } else {
+        pool.newton().unwrap_or_else(|| {
+            used_mm = true;
+            pool.mm()
+        })
+    };
+    // Sandwich covariance in natural units: I⁺ J I⁺.
+    let (_, info) = pool.gradient_and_information(&theta);
+    let pinv = pseudo_inverse(info);
+    let mut meat = clustered_meat(m, games, &theta);
+    let floored = add_meat_floor(&mut meat, games);
+    let cov = matmul(&matmul(&pinv, &meat), &pinv);
+    PoolFit {
+        theta,
+        cov,
+        prior,
+        floored,
+        used_mm,
+    }
+}
+
+/// Fits every engine jointly by Bradley–Terry maximum likelihood on half-point scores, with the
+/// pair-clustered sandwich covariance Cov = I⁺ J I⁺.
+///
+/// Engines that never met, directly or through others, are fitted as separate pools (each with
+/// mean 0, or the anchor's value in the anchor's pool) and flagged. A pool where some engine or
+/// group scored everything or nothing has no finite maximum; then one virtual draw is added to
+/// every pair that met (the prior) and the pool is flagged. Intervals never have zero width:
+/// see [`add_meat_floor`].
+pub fn fit(engines: usize, games: &[FitGame], options: &FitOptions) -> Fit {
+    let z = z_for(options.level);
+    let (played, pool_of, pools) = split_pools(engines, games);
     let mut elo = vec![0.0; engines];
     let mut cov = vec![vec![0.0; engines]; engines];
     let mut flags = vec![Flags::default(); engines];
@@ -548,112 +662,40 @@ pub fn fit(engines: usize, games: &[FitGame], options: &FitOptions) -> Fit {
         flags[e].unrated = !played[e];
         flags[e].perfect_score = played[e] && (scored[e].0 == 0.0 || scored[e].0 == scored[e].1);
     }
-
     for (p, members) in pools.iter().enumerate() {
-        let m = members.len();
         let local = |e: usize| members.binary_search(&e).expect("member of its pool");
-        let mut pool = Pool {
-            members: members.clone(),
-            games: vec![vec![0.0; m]; m],
-            points: vec![vec![0.0; m]; m],
-        };
-        for g in games.iter().filter(|g| pool_of[g.a] == p) {
-            let (a, b) = (local(g.a), local(g.b));
-            pool.games[a][b] += 1.0;
-            pool.games[b][a] += 1.0;
-            pool.points[a][b] += g.points_a;
-            pool.points[b][a] += 1.0 - g.points_a;
-        }
-        let prior = m > 1 && !pool.has_finite_mle();
-        if prior {
-            for a in 0..m {
-                for b in 0..m {
-                    if a != b && pool.games[a][b] > 0.0 {
-                        pool.games[a][b] += 1.0;
-                        pool.points[a][b] += 0.5;
-                    }
-                }
-            }
-        }
-        let theta = if m == 1 {
-            vec![0.0]
-        } else {
-            pool.newton().unwrap_or_else(|| {
-                used_mm = true;
-                pool.mm()
+        let local_games: Vec<LocalGame> = games
+            .iter()
+            .filter(|g| pool_of[g.a] == p)
+            .map(|g| LocalGame {
+                a: local(g.a),
+                b: local(g.b),
+                points_a: g.points_a,
+                cluster: g.cluster,
             })
-        };
-
-        // Sandwich covariance in natural units: I⁺ J I⁺, with I⁺ = (L + 11ᵀ/m)⁻¹ − 11ᵀ/m.
-        let (_, info) = pool.gradient_and_information(&theta);
-        let mut shifted = info;
-        for row in &mut shifted {
-            for v in row.iter_mut() {
-                *v += 1.0 / m as f64;
-            }
-        }
-        let identity: Vec<Vec<f64>> = (0..m)
-            .map(|i| (0..m).map(|j| f64::from(u8::from(i == j))).collect())
             .collect();
-        let mut pinv = solve(shifted, identity).unwrap_or_else(|| vec![vec![0.0; m]; m]);
-        for row in &mut pinv {
-            for v in row.iter_mut() {
-                *v -= 1.0 / m as f64;
-            }
-        }
-        // A game pair touches two engines, so each cluster's score vector is kept sparse.
-        let mut sorted: Vec<&FitGame> = games.iter().filter(|g| pool_of[g.a] == p).collect();
-        sorted.sort_by_key(|g| g.cluster);
-        let mut meat = vec![vec![0.0; m]; m];
-        let mut u: Vec<(usize, f64)> = Vec::with_capacity(4);
-        let mut flush = |u: &mut Vec<(usize, f64)>| {
-            for &(i, ui) in u.iter() {
-                for &(j, uj) in u.iter() {
-                    meat[i][j] += ui * uj;
-                }
-            }
-            u.clear();
-        };
-        let mut current = None;
-        for g in sorted {
-            if current != Some(g.cluster) {
-                flush(&mut u);
-                current = Some(g.cluster);
-            }
-            let (a, b) = (local(g.a), local(g.b));
-            let residual = g.points_a - sigmoid(theta[a] - theta[b]);
-            for (k, r) in [(a, residual), (b, -residual)] {
-                match u.iter_mut().find(|(i, _)| *i == k) {
-                    Some(entry) => entry.1 += r,
-                    None => u.push((k, r)),
-                }
-            }
-        }
-        flush(&mut u);
-        let floored = add_meat_floor(&mut meat, &sorted_pairs(games, &pool_of, p, &local));
-        let local_cov = matmul(&matmul(&pinv, &meat), &pinv);
-
+        let fitted = fit_pool(members.len(), &local_games);
+        used_mm |= fitted.used_mm;
         // Anchor: shift the pool so the anchor sits at its value; variances become relative
         // to the anchor.
         let anchor = options
             .anchor
             .filter(|&(e, _)| pool_of.get(e) == Some(&p))
             .map(|(e, v)| (local(e), v));
+        let (theta, c) = (&fitted.theta, &fitted.cov);
         let offset = anchor.map_or(0.0, |(a, value)| value - theta[a] * ELO_PER_NAT);
-        for i in 0..m {
-            elo[members[i]] = theta[i] * ELO_PER_NAT + offset;
-            for j in 0..m {
-                let c = match anchor {
-                    Some((a, _)) => {
-                        local_cov[i][j] - local_cov[i][a] - local_cov[a][j] + local_cov[a][a]
-                    }
-                    None => local_cov[i][j],
+        for (i, &ei) in members.iter().enumerate() {
+            elo[ei] = theta[i] * ELO_PER_NAT + offset;
+            for (j, &ej) in members.iter().enumerate() {
+                let v = match anchor {
+                    Some((a, _)) => c[i][j] - c[i][a] - c[a][j] + c[a][a],
+                    None => c[i][j],
                 };
-                cov[members[i]][members[j]] = c * ELO_PER_NAT * ELO_PER_NAT;
+                cov[ei][ej] = v * ELO_PER_NAT * ELO_PER_NAT;
             }
-            flags[members[i]].prior = prior;
-            flags[members[i]].floor = floored[i];
-            flags[members[i]].pool = several.then_some(p + 1);
+            flags[ei].prior = fitted.prior;
+            flags[ei].floor = fitted.floored[i];
+            flags[ei].pool = several.then_some(p + 1);
         }
     }
     let err = (0..engines)
