@@ -109,6 +109,23 @@ pub fn check(args: &CheckArgs) -> ExitCode {
         for w in &prepared.warnings {
             println!("warning: {w}");
         }
+        for probe in tournament::probe(&plan, &prepared) {
+            match &probe.outcome {
+                Ok((mv, took)) => println!(
+                    "engine {} on {}: `go` answered `bestmove {mv}` in {:.1} ms",
+                    probe.engine,
+                    probe.board,
+                    took.as_secs_f64() * 1e3
+                ),
+                Err(why) => {
+                    failed = true;
+                    println!(
+                        "engine {} on {}: FAILED its first move: {why}",
+                        probe.engine, probe.board
+                    );
+                }
+            }
+        }
         let schedule = &prepared.schedule;
         let plies = typical_plies(&plan, schedule);
         let mut seconds = 0.0;
@@ -145,8 +162,28 @@ pub fn check(args: &CheckArgs) -> ExitCode {
         if previous.has_games {
             let (rows, _) = files::read_games(&plan.output.join(files::GAMES))
                 .map_err(|e| Stop::new(FAILED, e.to_string()))?;
+            let verdict = match &previous.config {
+                Some(old) => match tournament::resume::compare(
+                    old,
+                    &old.boards.iter().map(|b| b.name()).collect::<Vec<_>>(),
+                    &previous.plays.clone().unwrap_or_default(),
+                    &plan.config,
+                    &plan.board_names,
+                    &prepared.plays,
+                ) {
+                    tournament::resume::Compatibility::Same => "`arena run` resumes them".into(),
+                    tournament::resume::Compatibility::Extension(added) => {
+                        format!("`arena run` extends that tournament ({})", added.join(", "))
+                    }
+                    tournament::resume::Compatibility::Conflict(keys) => format!(
+                        "`arena run` will REFUSE this config there (differs in: {}); use --force or another --output",
+                        keys.join("; ")
+                    ),
+                },
+                None => "`arena run` cannot resume them (no readable config.resolved.yaml)".into(),
+            };
             println!(
-                "{} already holds {} games: `arena run` resumes them if the config is compatible",
+                "{} already holds {} games: {verdict}",
                 plan.output.display(),
                 rows.len()
             );
@@ -157,7 +194,10 @@ pub fn check(args: &CheckArgs) -> ExitCode {
             plan.concurrency
         );
         if failed {
-            return Err(Stop::new(FAILED, "some engines failed the handshake"));
+            return Err(Stop::new(
+                FAILED,
+                "some engines failed the handshake or their first move",
+            ));
         }
         Ok(DONE)
     })())

@@ -473,6 +473,14 @@ pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
         let full = e.to_string();
         // serde_yaml appends " at line L column C"; the position goes first instead.
         let reason = full.split(" at line ").next().unwrap_or(&full).to_owned();
+        // The old name of `limits.user_processes`, which did not limit threads.
+        let reason = if reason.contains("unknown field `threads`") {
+            format!(
+                "{reason} (`threads` was renamed `user_processes`: it is RLIMIT_NPROC, a limit on all processes and threads of the engine's user; see README)"
+            )
+        } else {
+            reason
+        };
         let message = match e.location() {
             Some(at) => {
                 let (line, column) = locate_unknown_key(text, &reason, at.index())
@@ -656,6 +664,13 @@ impl Config {
             }
             let mut spec = spec.clone();
             resolve_library(&mut spec, base).map_err(|e| fail(format!("{label}: {e}")))?;
+            if let Some(limits) = &spec.limits {
+                if limits.memory_mb == Some(0) || limits.user_processes == Some(0) {
+                    return Err(fail(format!(
+                        "{label}: limits must be at least 1 (memory_mb, user_processes)"
+                    )));
+                }
+            }
             let program = engine::resolve_program(&spec.command, base)
                 .map_err(|e| fail(format!("{label}: {e}")))?;
             let time_control = match &spec.time_control {

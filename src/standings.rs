@@ -15,7 +15,7 @@ use crate::rating::{self, FitGame, FitOptions};
 use crate::record::GameRecord;
 
 /// One row of `ratings.csv`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct RatingRow {
     /// `all`, `game:<game>` or `board:<board>`.
     pub scope: String,
@@ -52,7 +52,7 @@ pub struct RatingRow {
 }
 
 /// One row of `pairs.csv`: a head-to-head match.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PairRow {
     /// Scope, as in [`RatingRow`].
     pub scope: String,

@@ -281,6 +281,97 @@ proptest! {
         let text = String::from_utf8_lossy(&bytes);
         let _ = arena::config::parse(&text, "fuzz.yaml");
     }
+
+    /// Well-formed YAML with hostile numbers, through parsing, validation and scheduling: where
+    /// issue 19's overflows lived (`increment_ms` near u64::MAX, `rounds` near u32::MAX, huge
+    /// boards). Whatever validation accepts must schedule without panicking, within a bounded
+    /// allocation.
+    #[test]
+    fn configs_validate_and_schedule_without_panics(config in structured_config()) {
+        let plan = arena::config::parse(&config, "fuzz.yaml").and_then(|c| {
+            c.plan(std::path::Path::new("fuzz.yaml"), std::path::Path::new("/"), &Default::default())
+        });
+        if let Ok(plan) = plan {
+            let names: Vec<String> = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
+            let plays = vec![GameKind::ALL.to_vec(); names.len()];
+            let games = plan.config.boards.len() as u64 * u64::from(plan.config.rounds) * (names.len() * names.len()) as u64;
+            // Scheduling cost grows with games and board size; keep each case small.
+            if games <= 20_000 {
+                let (built, bytes) = allocated_by(|| {
+                    arena::schedule::build(
+                        &arena::schedule::Entrants {
+                            boards: &plan.config.boards,
+                            board_names: &plan.board_names,
+                            engine_names: &names,
+                            plays: &plays,
+                        },
+                        plan.config.rounds,
+                        plan.seed,
+                        None,
+                    )
+                });
+                prop_assert!(bytes < 256 << 20, "{bytes} bytes to schedule {config}");
+                if let Ok(schedule) = built {
+                    prop_assert!(schedule.fixtures.len() as u64 <= games);
+                }
+            }
+        }
+    }
+}
+
+/// A config whose numbers are drawn from edge values (0, 1, small, u32::MAX, u64::MAX, ...).
+fn structured_config() -> impl Strategy<Value = String> {
+    let big = prop::sample::select(vec![
+        "0".to_owned(),
+        "1".to_owned(),
+        "2".to_owned(),
+        "7".to_owned(),
+        "40".to_owned(),
+        "255".to_owned(),
+        "256".to_owned(),
+        "100000".to_owned(),
+        "4294967295".to_owned(),
+        "4294967296".to_owned(),
+        "18446744073709551615".to_owned(),
+        "-1".to_owned(),
+        ".nan".to_owned(),
+        "1e300".to_owned(),
+    ]);
+    let board = (0..6usize, big.clone(), big.clone()).prop_map(|(kind, a, b)| match kind {
+        0 => format!("{{ game: awale, pits: {a} }}"),
+        1 => format!("{{ game: awale, pits: 6, random_opening_plies: {a} }}"),
+        2 => format!("{{ game: seven_colors, size: {a} }}"),
+        3 => format!("{{ game: amazons, shape: square, width: {a}, queens: {b} }}"),
+        4 => format!("{{ game: amazons, shape: eight, width: {a} }}"),
+        _ => {
+            format!("{{ game: seven_colors, size: 8, max_plies: {a}, random_opening_plies: {b} }}")
+        }
+    });
+    let limit = (0..5usize, big.clone(), big.clone()).prop_map(|(kind, a, b)| match kind {
+        0 => format!("{{ movetime_ms: {a} }}"),
+        1 => format!("{{ base_ms: {a}, increment_ms: {b} }}"),
+        2 => format!("{{ depth: {a}, move_timeout_ms: {b} }}"),
+        3 => format!("{{ nodes: {a}, margin_ms: {b} }}"),
+        _ => format!("{{ movetime_ms: 5, margin_ms: {a}, move_timeout_ms: {b} }}"),
+    });
+    (
+        big.clone(),
+        big.clone(),
+        big.clone(),
+        big,
+        limit,
+        prop::collection::vec(board, 1..3),
+        1..5usize,
+    )
+        .prop_map(|(rounds, hs, withdraw, anchor, tc, boards, engines)| {
+            let boards: String = boards.iter().map(|b| format!("  - {b}\n")).collect();
+            let engines: String = (0..engines)
+                .map(|i| format!("  - {{ name: e{i}, command: sh, limits: {{ memory_mb: {hs} }} }}\n"))
+                .collect();
+            format!(
+                "seed: 1\nrounds: {rounds}\nhandshake_timeout_ms: {hs}\nwithdraw_after: {withdraw}\nanchor: {{ engine: e0, elo: {anchor} }}\ntime_control: {tc}\nboards:\n{boards}engines:\n{engines}"
+            )
+        })
 }
 
 /// Text biased towards PGN and CSV: tags, quotes, comments, variations, results, separators.

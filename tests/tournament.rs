@@ -666,3 +666,79 @@ fn user_processes_limits_the_threads_of_an_unprivileged_engine() {
         );
     }
 }
+
+// See: issue 18 (smaller): `check` sends one `go` per game an engine plays.
+#[test]
+fn check_asks_every_engine_for_a_first_move() {
+    let dir = Dir::new();
+    let hang = format!("{}, args: [--hang, --at, '1']", engine("hostile"));
+    let engines = entry("random", &engine("random")) + &entry("mute", &hang);
+    let cfg = config(&dir, "t", "{ movetime_ms: 30 }", &engines, "rounds: 3");
+    let out = arena().arg("check").arg(&cfg).assert().code(1);
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("engine random on awale-6: `go` answered `bestmove "),
+        "{text}"
+    );
+    assert!(
+        text.contains("engine mute on awale-6: FAILED its first move: mute (first) lost on time"),
+        "{text}"
+    );
+    assert!(text.contains("(3 rounds, seed 11"), "plural rounds: {text}");
+    assert!(text.contains("estimated time: about"), "{text}");
+    assert!(!dir.path("out").exists(), "check writes nothing");
+}
+
+// See: the review of issues 18/19: keys that change no played game continue a run; a finished
+// forfeit-mode run does nothing when run again; a row with an invalid result is set aside.
+#[test]
+fn settings_that_change_no_played_game_continue_the_run() {
+    let dir = Dir::new();
+    let hostile = format!("{}, args: [--crash, --at, '1']", engine("hostile"));
+    let engines = entry("random", &engine("random")) + &entry("crasher", &hostile);
+    let cfg = config(&dir, "t", "{ movetime_ms: 20 }", &engines, "rounds: 4");
+    arena().arg("run").arg(&cfg).assert().code(1);
+    // As the error message advises: accept the forfeits (and rate at another level).
+    let cfg = config(
+        &dir,
+        "t",
+        "{ movetime_ms: 20 }",
+        &engines,
+        "rounds: 4\non_engine_failure: forfeit\nconfidence: 0.9\nwithdraw_after: 5",
+    );
+    let out = arena().arg("run").arg(&cfg).assert().success();
+    assert!(!stderr_of(&out).contains("differs"), "{}", stderr_of(&out));
+    let first = read_games(&dir.path("out/games.csv"));
+    assert_eq!(first.len(), 8);
+    let out = arena().arg("run").arg(&cfg).assert().success();
+    assert!(
+        !stderr_of(&out).contains("playing again"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(
+        read_games(&dir.path("out/games.csv")),
+        first,
+        "nothing replayed"
+    );
+    // A hand-edited result is set aside and the game played again.
+    let mut edited = first.clone();
+    let i = edited
+        .iter()
+        .position(|g| g.termination == Termination::Crash)
+        .unwrap();
+    edited[i].result = "banana".into();
+    arena::report::files::rewrite_games(&dir.path("out/games.csv"), &edited).unwrap();
+    let out = arena().arg("run").arg(&cfg).assert().success();
+    assert!(
+        stderr_of(&out).contains("its result is not 1-0, 0-1, 1/2-1/2 or *"),
+        "{}",
+        stderr_of(&out)
+    );
+    let games = read_games(&dir.path("out/games.csv"));
+    assert_eq!(games.len(), 8);
+    assert!(games.iter().all(|g| g.result != "banana"));
+    assert_eq!(read_games(&dir.path("out/games.dropped.csv")).len(), 1);
+    let pairs = fs::read_to_string(dir.path("out/pairs.csv")).unwrap();
+    assert!(pairs.starts_with("scope,engine_a,engine_b"), "{pairs}");
+}

@@ -133,6 +133,37 @@ fn write_csv<T: serde::Serialize>(path: &Path, rows: &[T]) -> Result<(), FileErr
     })
 }
 
+/// As [`write_csv`], with the header row even when there is no row.
+fn write_table<T: serde::Serialize + Default>(path: &Path, rows: &[T]) -> Result<(), FileError> {
+    write_atomically(path, |out| {
+        let mut writer = csv::Writer::from_writer(out);
+        for row in rows {
+            writer.serialize(row).map_err(io::Error::other)?;
+        }
+        if rows.is_empty() {
+            header_only::<T, _>(&mut writer)?;
+        }
+        writer.flush()
+    })
+}
+
+/// Writes just the header row of `T`'s columns (the csv crate writes it with the first row
+/// only), so a file without rows still says what it would hold.
+fn header_only<T: serde::Serialize + Default, W: Write>(
+    writer: &mut csv::Writer<W>,
+) -> io::Result<()> {
+    let mut probe = csv::Writer::from_writer(Vec::new());
+    probe.serialize(T::default()).map_err(io::Error::other)?;
+    let bytes = probe
+        .into_inner()
+        .map_err(|e| io::Error::other(e.to_string()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let header = text.lines().next().unwrap_or_default();
+    writer
+        .write_record(header.split(','))
+        .map_err(io::Error::other)
+}
+
 /// Rewrites `games.csv` sorted by game id, so that the file is the same whatever order games
 /// finished in.
 ///
@@ -186,7 +217,7 @@ pub fn write_tables(dir: &Path, standings: &Standings, level: f64) -> Result<(),
         }
         Ok(())
     })?;
-    write_csv(&dir.join(PAIRS), &standings.pairs)
+    write_table(&dir.join(PAIRS), &standings.pairs)
 }
 
 /// One game of `results.pgn`: the record and the tags that do not come from it.

@@ -105,6 +105,17 @@ pub fn preflight(plan: &Plan, log_dir: Option<&Path>) -> Vec<Result<Identity, Pr
         .collect()
 }
 
+/// Whether this process's effective user is root (from `/proc/self/status`).
+fn running_as_root() -> bool {
+    fs::read_to_string("/proc/self/status").is_ok_and(|status| {
+        status
+            .lines()
+            .find(|l| l.starts_with("Uid:"))
+            .and_then(|l| l.split_whitespace().nth(2))
+            == Some("0")
+    })
+}
+
 /// Everything decided before the first game.
 pub struct Prepared {
     /// Per engine, its handshake.
@@ -253,6 +264,16 @@ pub fn prepare(
     let mut assumed = BTreeSet::new();
     let plays = games_played(plan, &identities, recorded, &mut warnings, &mut assumed)?;
     check_options(plan, &identities, &mut warnings)?;
+    if running_as_root()
+        && plan
+            .engines
+            .iter()
+            .any(|e| e.spec.limits.is_some_and(|l| l.user_processes.is_some()))
+    {
+        warnings.push(
+            "limits.user_processes is not enforced: arena runs as root, and RLIMIT_NPROC does not apply to root (run the engines as another user)".into(),
+        );
+    }
     let names = engine_names(plan);
     let plays_list: Vec<Vec<GameKind>> = names.iter().map(|n| plays[n].clone()).collect();
     let kinds: BTreeSet<GameKind> = plan.config.boards.iter().map(|b| b.kind()).collect();
@@ -303,6 +324,108 @@ pub fn prepare(
         schedule,
         warnings,
     })
+}
+
+/// What `arena check` found when it asked an engine for one move on a board.
+#[derive(Clone, Debug)]
+pub struct Probe {
+    /// Engine name.
+    pub engine: String,
+    /// Board name.
+    pub board: String,
+    /// The move and the time it took, or why there was none.
+    pub outcome: Result<(String, Duration), String>,
+}
+
+/// For each engine whose handshake worked and each game it plays, one `go` on the start
+/// position of the first board of that game, as a real game starts (options, `UGI_Variant`,
+/// `Seed`, `uginewgame`, `isready`, `position`, `go` with its time control); the answer is
+/// checked by the rules. Catches engines that handshake but cannot read a position or never
+/// answer `go`.
+pub fn probe(plan: &Plan, prepared: &Prepared) -> Vec<Probe> {
+    use crate::games::{BySide, Side};
+    use crate::referee::{self, Seat, SideClock};
+    let mut probes = Vec::new();
+    let timeout = Duration::from_millis(plan.handshake_timeout_ms);
+    for (e, (engine, identity)) in plan.engines.iter().zip(&prepared.identities).enumerate() {
+        let Ok(identity) = identity else { continue };
+        let games = &prepared.plays[&engine.spec.name];
+        let mut seen = BTreeSet::new();
+        for (b, board) in plan.config.boards.iter().enumerate() {
+            let game = board.kind();
+            if !games.contains(&game) || !seen.insert(game) {
+                continue;
+            }
+            let Some(start) = prepared.schedule.starts[b].first() else {
+                continue;
+            };
+            let fixture = schedule::Fixture {
+                id: 0,
+                board: b,
+                round: 1,
+                pair: 0,
+                leg: 0,
+                players: BySide::new(e, e),
+                engine_seed: plan.seed >> 1,
+            };
+            let setup = referee::Setup {
+                fixture: &fixture,
+                board_name: &plan.board_names[b],
+                game,
+                start,
+                max_plies: board.max_plies(),
+                ready_timeout: timeout,
+            };
+            let launch = Launch {
+                program: engine.program.clone(),
+                args: engine.spec.args.clone(),
+                stderr_log: None,
+                limits: engine.spec.limits.unwrap_or_default(),
+            };
+            let outcome = (|| {
+                let mut live = Engine::spawn(&launch).map_err(|e| e.to_string())?;
+                live.handshake(timeout).map_err(|e| e.to_string())?;
+                for (name, value) in &engine.spec.options {
+                    live.send(&protocol::Command::SetOption {
+                        name: name.clone(),
+                        value: value.to_string(),
+                    })
+                    .map_err(|e| e.to_string())?;
+                }
+                let side = start.side_to_move();
+                let mut seat = Seat {
+                    engine: &mut live,
+                    name: &engine.spec.name,
+                    identity,
+                    time_control: engine.time_control,
+                };
+                referee::prepare(&mut seat, side, &setup).map_err(|f| f.detail)?;
+                let mut clocks = BySide::new(
+                    SideClock::new(engine.time_control),
+                    SideClock::new(engine.time_control),
+                );
+                let mut used = BySide::new(Duration::ZERO, Duration::ZERO);
+                let line = protocol::Command::Position {
+                    fen: start.fen(),
+                    moves: Vec::new(),
+                }
+                .to_string();
+                let mut pos = start.clone();
+                let mv =
+                    referee::engine_move(&mut seat, &mut clocks, &mut used, &line, &mut pos, 1)
+                        .map_err(|f| f.detail)?;
+                live.quit();
+                let took = used[side] + used[Side::other(side)];
+                Ok((mv, took))
+            })();
+            probes.push(Probe {
+                engine: engine.spec.name.clone(),
+                board: plan.board_names[b].clone(),
+                outcome,
+            });
+        }
+    }
+    probes
 }
 
 /// The preflight failures in words, with each engine's last stderr lines.
@@ -387,6 +510,23 @@ fn previous_state(plan: &Plan, force: bool) -> Result<Previous, Stop> {
     Ok(Previous::read(out))
 }
 
+/// Renames `<old>.log` transcripts to `<new>.log` after rows were renumbered (through
+/// temporary names, since ids may swap); a missing transcript is no error.
+fn move_transcripts(dir: &Path, renumbered: &[(u64, u64)]) {
+    for (old, new) in renumbered {
+        let _ = fs::rename(
+            dir.join(format!("{old}.log")),
+            dir.join(format!("{new}.log.moving")),
+        );
+    }
+    for (_, new) in renumbered {
+        let _ = fs::rename(
+            dir.join(format!("{new}.log.moving")),
+            dir.join(format!("{new}.log")),
+        );
+    }
+}
+
 /// Board names of a resolved config (as the plan names them).
 fn board_names_of(config: &config::Config) -> Vec<String> {
     config.boards.iter().map(|b| b.name()).collect()
@@ -467,12 +607,14 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
                 }
             }
             None => {
+                let why = previous.config_error.clone().unwrap_or_else(|| {
+                    format!("it has no {} of the run that wrote it", resume::RESOLVED)
+                });
                 return Err(Stop::new(
                     BAD_CONFIG,
                     format!(
-                        "{} holds a games.csv without the {} of the run that wrote it; start fresh with --force or choose another --output",
+                        "{} holds a games.csv that cannot be resumed: {why}; start fresh with --force or choose another --output",
                         out.display(),
-                        resume::RESOLVED
                     ),
                 ));
             }
@@ -523,7 +665,9 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         if let Some(cut) = cut {
             notes.push(format!("{}: {cut}", games_path.display()));
         }
-        let sorted = resume::sort_rows(rows, &prepared.schedule, &plan.board_names, &names);
+        let retry = plan.config.on_engine_failure == OnEngineFailure::Stop;
+        let sorted = resume::sort_rows(rows, &prepared.schedule, &plan.board_names, &names, retry);
+        move_transcripts(&log_dir.join("games"), &sorted.renumbered);
         if !sorted.dropped.is_empty() {
             let path = out.join(resume::DROPPED);
             let mut writer =

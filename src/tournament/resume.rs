@@ -35,6 +35,8 @@ pub type Plays = BTreeMap<String, Vec<GameKind>>;
 pub struct Previous {
     /// Its resolved config, if readable.
     pub config: Option<Config>,
+    /// Why `config.resolved.yaml` could not be used, when it exists but does not parse.
+    pub config_error: Option<String>,
     /// Its plays, if recorded.
     pub plays: Option<Plays>,
     /// Whether it has a games.csv.
@@ -44,14 +46,19 @@ pub struct Previous {
 impl Previous {
     /// Reads what `dir` holds; missing or unreadable files are simply absent.
     pub fn read(dir: &Path) -> Previous {
-        let config = fs::read_to_string(dir.join(RESOLVED))
-            .ok()
-            .and_then(|t| serde_yaml::from_str(&t).ok());
+        let (config, config_error) = match fs::read_to_string(dir.join(RESOLVED)) {
+            Ok(text) => match serde_yaml::from_str(&text) {
+                Ok(config) => (Some(config), None),
+                Err(e) => (None, Some(format!("{}: {e}", dir.join(RESOLVED).display()))),
+            },
+            Err(_) => (None, None),
+        };
         let plays = fs::read_to_string(dir.join(PLAYS))
             .ok()
             .and_then(|t| serde_yaml::from_str(&t).ok());
         Previous {
             config,
+            config_error,
             plays,
             has_games: dir.join(files::GAMES).exists(),
         }
@@ -69,11 +76,21 @@ pub enum Compatibility {
     Conflict(Vec<String>),
 }
 
-/// The config without what never changes a game (`concurrency`, `output`).
+/// The config without what never changes a game already played: how many at once, where the
+/// files go, what the rating tables are computed with (`name`, `anchor`, `confidence`), and
+/// how failures are handled from now on (`on_engine_failure`, `withdraw_after`,
+/// `strict_options`, `handshake_timeout_ms`). Changing those continues the run.
 fn comparable(config: &Config) -> Value {
     let mut config = config.clone();
     config.concurrency = None;
     config.output = None;
+    config.name = None;
+    config.anchor = None;
+    config.confidence = None;
+    config.on_engine_failure = Default::default();
+    config.withdraw_after = None;
+    config.strict_options = false;
+    config.handshake_timeout_ms = None;
     serde_yaml::to_value(&config).unwrap_or(Value::Null)
 }
 
@@ -209,15 +226,19 @@ pub struct Sorted {
     pub dropped: Vec<(GameRecord, String)>,
     /// Forfeits of withdrawn engines, which are played again.
     pub retried: usize,
+    /// Kept rows whose id changed (old, new), so their transcripts can follow.
+    pub renumbered: Vec<(u64, u64)>,
 }
 
-/// Checks every row against the schedule by [`GameKey`] and start position; rows that match
-/// take the fixture's id and pair (which move when a tournament is extended).
+/// Checks every row against the schedule by [`GameKey`] and start position, and its result;
+/// rows that match take the fixture's id and pair (which move when a tournament is extended).
+/// Forfeits of withdrawn engines are played again when `retry_withdrawn`, else kept.
 pub fn sort_rows(
     records: Vec<GameRecord>,
     schedule: &Schedule,
     board_names: &[String],
     engine_names: &[String],
+    retry_withdrawn: bool,
 ) -> Sorted {
     let by_key: BTreeMap<GameKey, usize> = schedule
         .fixtures
@@ -228,8 +249,14 @@ pub fn sort_rows(
     let mut seen = BTreeSet::new();
     let mut sorted = Sorted::default();
     for mut record in records {
-        if record.termination == Termination::Withdrawn {
+        if retry_withdrawn && record.termination == Termination::Withdrawn {
             sorted.retried += 1;
+            continue;
+        }
+        if !matches!(record.result.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
+            sorted
+                .dropped
+                .push((record, "its result is not 1-0, 0-1, 1/2-1/2 or *".into()));
             continue;
         }
         let key = (
@@ -256,6 +283,9 @@ pub fn sort_rows(
                 .dropped
                 .push((record, "a second row of the same game".into()));
             continue;
+        }
+        if record.game_id != fixture.id {
+            sorted.renumbered.push((record.game_id, fixture.id));
         }
         record.game_id = fixture.id;
         record.pair = fixture.pair;
