@@ -310,6 +310,10 @@ pub struct Config {
     /// Refuse options an engine does not declare (default: warn and send them anyway).
     #[serde(default, skip_serializing_if = "is_default")]
     pub strict_options: bool,
+    /// Sequential test between the two engines (see `crate::sprt`); `rounds` is then the
+    /// maximum and the run stops once a bound is crossed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<crate::sprt::SprtSpec>,
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
@@ -697,6 +701,18 @@ impl Config {
                 ));
             }
             _ => {}
+        }
+        if self.sprt.is_some() {
+            let pairs = match self.format {
+                Format::RoundRobin => engines.len() * (engines.len() - 1) / 2,
+                Format::Gauntlet => engines.len() - 1,
+            };
+            if pairs != 1 {
+                return Err(fail(format!(
+                    "sprt: needs exactly two engines (or format: gauntlet with one opponent), got {}",
+                    engines.len()
+                )));
+            }
         }
         let confidence = self.confidence.unwrap_or(0.95);
         if !(confidence > 0.0 && confidence < 1.0) {
