@@ -479,7 +479,8 @@ pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
         let reason = full.split(" at line ").next().unwrap_or(&full).to_owned();
         let message = match e.location() {
             Some(at) => {
-                let (line, column) = locate_unknown_key(text, &reason, at.index())
+                let (line, column) = locate_sprt(text, &reason)
+                    .or_else(|| locate_unknown_key(text, &reason, at.index()))
                     .or_else(|| locate_key_of_value(text, &reason, at.line(), at.column()))
                     .unwrap_or((at.line(), at.column()));
                 // Boards are buffered (internally tagged), so serde's path lacks their index.
@@ -500,6 +501,16 @@ pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
             message,
         }
     })
+}
+
+/// For an invalid `sprt:` section (checked as a whole, so serde points at the document's
+/// start), the line of its top-level key.
+fn locate_sprt(text: &str, reason: &str) -> Option<(usize, usize)> {
+    if !reason.starts_with("sprt:") {
+        return None;
+    }
+    let index = text.lines().position(|l| l.starts_with("sprt:"))?;
+    Some((index + 1, 1))
 }
 
 /// For a bad value (`movetime_ms: -20`), where its key is: serde points at the value, but the
