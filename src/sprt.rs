@@ -293,17 +293,20 @@ fn distribution(samples: &[u64]) -> (f64, Vec<(f64, f64)>) {
     (n, pdf)
 }
 
-/// The distribution closest (maximum likelihood) to `pdf` whose mean is `s` (fishtest
-/// `MLE_expected`): `p̂ᵢ/(1 + x(aᵢ − s))`, the Lagrange multiplier `x` found by bisection on
-/// `Σ p̂ᵢ(aᵢ − s)/(1 + x(aᵢ − s)) = 0`, which decreases in `x` on the interval where every
-/// denominator is positive.
-fn mle_expected(pdf: &[(f64, f64)], s: f64) -> Vec<f64> {
-    let max = pdf.iter().map(|p| p.0).fold(f64::MIN, f64::max);
-    let min = pdf.iter().map(|p| p.0).fold(f64::MAX, f64::min);
-    let (mut lo, mut hi) = (-1.0 / (max - s), 1.0 / (s - min));
+/// The root `x` of the secular equation `Σ pᵢvᵢ/(1 + x·vᵢ) = 0` (fishtest `secular`) on the
+/// interval where every `1 + x·vᵢ` is positive, by bisection (the sum decreases in `x`);
+/// `None` unless the `vᵢ` take both signs.
+fn secular(terms: &[(f64, f64)]) -> Option<f64> {
+    let max = terms.iter().map(|t| t.0).fold(f64::MIN, f64::max);
+    let min = terms.iter().map(|t| t.0).fold(f64::MAX, f64::min);
+    if !(max > 0.0 && min < 0.0) {
+        return None;
+    }
+    let (mut lo, mut hi) = (-1.0 / max, -1.0 / min);
     let f = |x: f64| {
-        pdf.iter()
-            .map(|&(a, p)| p * (a - s) / (1.0 + x * (a - s)))
+        terms
+            .iter()
+            .map(|&(v, p)| p * v / (1.0 + x * v))
             .sum::<f64>()
     };
     for _ in 0..200 {
@@ -314,8 +317,55 @@ fn mle_expected(pdf: &[(f64, f64)], s: f64) -> Vec<f64> {
             hi = mid;
         }
     }
-    let x = (lo + hi) / 2.0;
+    Some((lo + hi) / 2.0)
+}
+
+/// The distribution closest (maximum likelihood) to `pdf` whose mean is `s` (fishtest
+/// `MLE_expected`): `p̂ᵢ/(1 + x(aᵢ − s))`, the Lagrange multiplier `x` from [`secular`].
+/// `s` strictly inside the outcome range always brackets a root; `pdf` itself otherwise.
+fn mle_expected(pdf: &[(f64, f64)], s: f64) -> Vec<f64> {
+    let terms: Vec<(f64, f64)> = pdf.iter().map(|&(a, p)| (a - s, p)).collect();
+    let x = secular(&terms).unwrap_or(0.0);
     pdf.iter().map(|&(a, p)| p / (1.0 + x * (a - s))).collect()
+}
+
+/// The distribution closest (maximum likelihood) to `pdf` whose t-value `(μ − ref)/σ` is `t`
+/// (fishtest `MLE_t_value`): the Lagrange condition is linearised around the current μ, σ,
+/// `vᵢ = aᵢ − ref − t·σ·(1 + ((μ − aᵢ)/σ)²)/2`, solved with [`secular`] and iterated from the
+/// uniform distribution until it settles. `None` when a step has no root.
+fn mle_t_value(pdf: &[(f64, f64)], reference: f64, t: f64) -> Option<Vec<f64>> {
+    let mut current: Vec<f64> = vec![1.0 / pdf.len() as f64; pdf.len()];
+    for _ in 0..100 {
+        let mu: f64 = pdf.iter().zip(&current).map(|(&(a, _), q)| a * q).sum();
+        let var: f64 = pdf
+            .iter()
+            .zip(&current)
+            .map(|(&(a, _), q)| q * (a - mu).powi(2))
+            .sum();
+        let sigma = var.sqrt();
+        if sigma <= 0.0 {
+            return None;
+        }
+        let terms: Vec<(f64, f64)> = pdf
+            .iter()
+            .map(|&(a, p)| {
+                let v = a - reference - t * sigma * (1.0 + ((mu - a) / sigma).powi(2)) / 2.0;
+                (v, p)
+            })
+            .collect();
+        let x = secular(&terms)?;
+        let next: Vec<f64> = terms.iter().map(|&(v, p)| p / (1.0 + x * v)).collect();
+        let change = next
+            .iter()
+            .zip(&current)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        current = next;
+        if change < 1e-12 {
+            break;
+        }
+    }
+    Some(current)
 }
 
 /// The generalized LLR for the expected scores of logistic `elo0` and `elo1` (fishtest
@@ -331,11 +381,29 @@ fn llr_logistic(elo0: f64, elo1: f64, samples: &[u64]) -> f64 {
         .sum::<f64>()
 }
 
-/// The LLR for normalized Elo (fishtest `LLR_normalized`): with `t = (μ − ½)/σ` per game and
-/// `tₖ = nEloₖ/(800/ln 10)`, `games/2 · ln((1 + (t − t0)²)/(1 + (t − t1)²))`; per-game σ is
-/// √(2·var) of the pair scores for game pairs.
+/// The generalized LLR for normalized Elo (fishtest `LLR_normalized_alt`): `N Σ p̂ᵢ
+/// ln(p1ᵢ/p0ᵢ)` with p0, p1 the MLEs of t-value `tₖ = nEloₖ/(800/ln 10)` per game (×√2 for
+/// the pair score, whose σ is the per-game σ/√2). Where that has no solution, fishtest's
+/// closed form `LLR_normalized`, `games/2 · ln((1 + (t − t0)²)/(1 + (t − t1)²))` (both give the
+/// issue's vectors).
 fn llr_normalized(nelo0: f64, nelo1: f64, samples: &[u64]) -> f64 {
     let (n, pdf) = distribution(samples);
+    let scale = if samples.len() == 5 {
+        std::f64::consts::SQRT_2
+    } else {
+        1.0
+    };
+    let (t0, t1) = (nelo0 / NELO_PER_T * scale, nelo1 / NELO_PER_T * scale);
+    if let (Some(p0), Some(p1)) = (mle_t_value(&pdf, 0.5, t0), mle_t_value(&pdf, 0.5, t1)) {
+        let llr = n * pdf
+            .iter()
+            .zip(p0.iter().zip(&p1))
+            .map(|(&(_, p), (q0, q1))| p * (q1 / q0).ln())
+            .sum::<f64>();
+        if llr.is_finite() {
+            return llr;
+        }
+    }
     let mu: f64 = pdf.iter().map(|(a, p)| a * p).sum();
     let var: f64 = pdf.iter().map(|(a, p)| p * (a - mu).powi(2)).sum();
     let (sigma, games) = if samples.len() == 5 {
@@ -525,6 +593,22 @@ mod tests {
         close(s.llr(&tri(21404, 40708, 21184)), -1.57);
         let s = spec(Model::Bayesian, 0.0, 2.0, false);
         close(s.llr(&tri(68965, 128429, 68526)), -1.26);
+    }
+
+    /// The normalized LLR is the generalized one (constrained MLEs converge on the vectors),
+    /// not only the closed form: on a lopsided match (50 WW pairs) the closed form gives 0.02,
+    /// the generalized LLR 1.99 (fishtest `LLR_normalized_alt`).
+    #[test]
+    fn normalized_llr_is_the_generalized_one() {
+        for samples in [
+            vec![365, 16618, 36229, 16974, 390],
+            vec![127, 4883, 10712, 5150, 104],
+            vec![36027, 68692, 36433],
+        ] {
+            let (_, pdf) = distribution(&samples);
+            assert!(mle_t_value(&pdf, 0.5, 0.01).is_some(), "{samples:?}");
+        }
+        close(llr_normalized(0.0, 10.0, &[0, 0, 0, 0, 50]), 1.99);
     }
 
     #[test]
