@@ -59,6 +59,43 @@ pub enum Commands {
         after_help = "Examples:\n  arena report results/round_robin\n  arena report results/round_robin --games all"
     )]
     Report(ReportArgs),
+    /// The SPRT calculator: the LLR, Wald's bounds and the decision for given results of A
+    /// against B.
+    #[command(
+        after_help = "Examples:\n  arena sprt --elo0 0 --elo1 2 --penta 365,16618,36229,16974,390\n  \
+        arena sprt --elo0 0 --elo1 2 --model bayesian --wdl 68965,128429,68526\n\n\
+        --penta counts game pairs in which A scored 0, 1/2, 1, 3/2 and 2 points (LL, LD, WL+DD, \
+        WD, WW); --wdl A's wins, draws and losses over single games. With both, the LLR is on \
+        the pairs and the draws give the bayesian model's draw elo.\n\
+        Exit codes: 0 done, 2 bad usage."
+    )]
+    Sprt(SprtArgs),
+}
+
+/// Arguments of `arena sprt`.
+#[derive(Debug, Args)]
+pub struct SprtArgs {
+    /// Elo of H0 (A over B, in the model's units).
+    #[arg(long, allow_hyphen_values = true)]
+    pub elo0: f64,
+    /// Elo of H1 (above elo0).
+    #[arg(long, allow_hyphen_values = true)]
+    pub elo1: f64,
+    /// `normalized` (nElo), `logistic` or `bayesian` (BayesElo).
+    #[arg(long, default_value = "normalized")]
+    pub model: String,
+    /// Type I error, in (0, 0.5).
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Type II error, in (0, 0.5).
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Pentanomial counts `LL,LD,WL+DD,WD,WW` (A's game pairs scoring 0 … 2 points).
+    #[arg(long, value_name = "LL,LD,WL+DD,WD,WW")]
+    pub penta: Option<String>,
+    /// Trinomial counts `W,D,L` (A's wins, draws, losses).
+    #[arg(long, value_name = "W,D,L")]
+    pub wdl: Option<String>,
 }
 
 /// Arguments of `arena run`.

@@ -460,3 +460,75 @@ pub fn show(args: &ShowArgs) -> ExitCode {
         Ok(DONE)
     })())
 }
+
+/// `arena sprt`: prints the LLR, the bounds and the decision for the given counts.
+pub fn sprt(args: &crate::cli::SprtArgs) -> ExitCode {
+    use crate::sprt::{Counts, Model, SprtSpec};
+    finish((|| {
+        let bad = |m: String| Stop::new(BAD_CONFIG, m);
+        let counts = |flag: &str, text: &str, n: usize| -> Result<Vec<u64>, Stop> {
+            let values: Result<Vec<u64>, _> =
+                text.split(',').map(|v| v.trim().parse::<u64>()).collect();
+            match values {
+                Ok(v) if v.len() == n => Ok(v),
+                _ => Err(bad(format!(
+                    "--{flag}: expected {n} comma-separated counts, got `{text}`"
+                ))),
+            }
+        };
+        let model: Model = args
+            .model
+            .parse()
+            .map_err(|e| bad(format!("--model: {e}")))?;
+        let penta = args
+            .penta
+            .as_deref()
+            .map(|t| counts("penta", t, 5))
+            .transpose()?;
+        let wdl = args
+            .wdl
+            .as_deref()
+            .map(|t| counts("wdl", t, 3))
+            .transpose()?;
+        let spec = SprtSpec::new(
+            args.elo0,
+            args.elo1,
+            args.alpha,
+            args.beta,
+            model,
+            penta.is_some(),
+        )
+        .map_err(|e| bad(e.replace("sprt: ", "--")))?;
+        let mut c = Counts::default();
+        match (&penta, &wdl) {
+            (None, None) => return Err(bad("give --penta or --wdl".into())),
+            (None, Some(_)) | (Some(_), Some(_)) if model == Model::Bayesian => {}
+            (Some(_), None) if model == Model::Bayesian => {
+                return Err(bad(
+                    "--model bayesian needs --wdl for the draw elo (with or without --penta)"
+                        .into(),
+                ));
+            }
+            _ => {}
+        }
+        if let Some(p) = &penta {
+            c.penta.copy_from_slice(p);
+        }
+        if let Some(w) = &wdl {
+            c.wdl.copy_from_slice(w);
+        }
+        let llr = spec.llr(&c);
+        let (lower, upper) = spec.bounds();
+        let (unit, n) = if spec.pentanomial {
+            ("game pairs", c.pairs())
+        } else {
+            ("games", c.games())
+        };
+        println!(
+            "{}: LLR {llr:.2} ({lower:.2}, {upper:.2}) {} after {n} {unit}",
+            spec.label(),
+            spec.decide(llr).words()
+        );
+        Ok(DONE)
+    })())
+}

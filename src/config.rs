@@ -310,6 +310,10 @@ pub struct Config {
     /// Refuse options an engine does not declare (default: warn and send them anyway).
     #[serde(default, skip_serializing_if = "is_default")]
     pub strict_options: bool,
+    /// Sequential test between the two engines (see `crate::sprt`); `rounds` is then the
+    /// maximum and the run stops once a bound is crossed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<crate::sprt::SprtSpec>,
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
@@ -483,7 +487,8 @@ pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
         };
         let message = match e.location() {
             Some(at) => {
-                let (line, column) = locate_unknown_key(text, &reason, at.index())
+                let (line, column) = locate_sprt(text, &reason)
+                    .or_else(|| locate_unknown_key(text, &reason, at.index()))
                     .or_else(|| locate_key_of_value(text, &reason, at.line(), at.column()))
                     .unwrap_or((at.line(), at.column()));
                 // Boards are buffered (internally tagged), so serde's path lacks their index.
@@ -504,6 +509,16 @@ pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
             message,
         }
     })
+}
+
+/// For an invalid `sprt:` section (checked as a whole, so serde points at the document's
+/// start), the line of its top-level key.
+fn locate_sprt(text: &str, reason: &str) -> Option<(usize, usize)> {
+    if !reason.starts_with("sprt:") {
+        return None;
+    }
+    let index = text.lines().position(|l| l.starts_with("sprt:"))?;
+    Some((index + 1, 1))
 }
 
 /// For a bad value (`movetime_ms: -20`), where its key is: serde points at the value, but the
@@ -712,6 +727,18 @@ impl Config {
                 ));
             }
             _ => {}
+        }
+        if self.sprt.is_some() {
+            let pairs = match self.format {
+                Format::RoundRobin => engines.len() * (engines.len() - 1) / 2,
+                Format::Gauntlet => engines.len() - 1,
+            };
+            if pairs != 1 {
+                return Err(fail(format!(
+                    "sprt: needs exactly two engines (or format: gauntlet with one opponent), got {}",
+                    engines.len()
+                )));
+            }
         }
         let confidence = self.confidence.unwrap_or(0.95);
         if !(confidence > 0.0 && confidence < 1.0) {

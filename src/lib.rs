@@ -17,6 +17,7 @@
 //! - [`play`]: `arena play` (a person against an engine) and `arena replay` at the terminal.
 //! - [`report`]: CSV, PGN, report.html, results.xlsx, progress and summary; [`commands`] and
 //!   [`cli`]: the binary.
+//! - [`sprt`]: the SPRT of engine testing (LLR, bounds, decision), beside [`rating`].
 //! - [`seed`]: portable seeded randomness, so one seed gives the same tournament everywhere.
 #![deny(missing_docs)]
 
@@ -36,6 +37,7 @@ pub mod report;
 pub mod runner;
 pub mod schedule;
 pub mod seed;
+pub mod sprt;
 pub mod standings;
 pub mod tournament;
 pub mod ugi;

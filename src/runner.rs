@@ -431,6 +431,27 @@ pub fn run(
     fixtures: Vec<Fixture>,
     concurrency: usize,
     cancel: &AtomicBool,
+    on_event: impl FnMut(Event),
+) -> bool {
+    run_until(
+        tournament,
+        fixtures,
+        concurrency,
+        cancel,
+        &AtomicBool::new(false),
+        on_event,
+    )
+}
+
+/// [`run`], with `no_new_games`: once set (an SPRT decided), workers take no further fixture
+/// while the games in flight finish and are reported as usual. Unlike `cancel`, it kills
+/// nothing and the run counts as completed (`true`).
+pub fn run_until(
+    tournament: &Tournament<'_>,
+    fixtures: Vec<Fixture>,
+    concurrency: usize,
+    cancel: &AtomicBool,
+    no_new_games: &AtomicBool,
     mut on_event: impl FnMut(Event),
 ) -> bool {
     let (work_tx, work_rx) = unbounded::<Fixture>();
@@ -463,7 +484,7 @@ pub fn run(
                     live: (0..count).map(|_| None).collect(),
                 };
                 while let Ok(fixture) = work_rx.recv() {
-                    if cancel.load(Ordering::SeqCst) {
+                    if cancel.load(Ordering::SeqCst) || no_new_games.load(Ordering::SeqCst) {
                         break;
                     }
                     let mut events = Vec::new();

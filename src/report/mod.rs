@@ -6,6 +6,7 @@
 pub mod files;
 pub mod html;
 pub mod progress;
+pub mod sprt;
 pub mod summary;
 pub mod xlsx;
 

@@ -29,6 +29,8 @@ pub struct Progress {
     started: Instant,
     last_line: Instant,
     quiet: bool,
+    /// Appended to the message (the SPRT status), empty for none.
+    extra: String,
 }
 
 impl Progress {
@@ -54,6 +56,7 @@ impl Progress {
             started: Instant::now(),
             last_line: Instant::now(),
             quiet,
+            extra: String::new(),
         }
     }
 
@@ -72,7 +75,16 @@ impl Progress {
         if self.withdrawn > 0 {
             text.push_str(&format!("  withdrawn {}", self.withdrawn));
         }
+        if !self.extra.is_empty() {
+            text.push_str("  ");
+            text.push_str(&self.extra);
+        }
         text
+    }
+
+    /// Sets a status shown after the counts from the next game on (the SPRT line).
+    pub fn set_extra(&mut self, text: String) {
+        self.extra = text;
     }
 
     /// Counts a finished game.

@@ -7,6 +7,7 @@
 //! Prints progress and the summary (stderr and stdout); knows no game's rules.
 
 pub mod resume;
+mod sprt_run;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -500,6 +501,7 @@ fn previous_state(plan: &Plan, force: bool) -> Result<Previous, Stop> {
             resume::PLAYS,
             resume::RESOLVED,
             "config.hash",
+            crate::report::sprt::FILE,
         ] {
             let _ = fs::remove_file(out.join(name));
         }
@@ -716,12 +718,18 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         serde_yaml::to_string(&known).unwrap_or_default(),
     )?;
 
+    // SPRT: the games so far give the LLR; a decided test starts no new game.
+    let mut sprt = match sprt_run::start(&plan, &out, &records) {
+        Ok(s) => s,
+        Err(e) => return Err(Stop::new(FAILED, e)),
+    };
     let done: BTreeSet<u64> = records.iter().map(|r| r.game_id).collect();
     let todo: Vec<_> = prepared
         .schedule
         .fixtures
         .iter()
         .filter(|f| !done.contains(&f.id))
+        .filter(|_| !sprt.as_ref().is_some_and(sprt_run::SprtRun::stopped))
         .cloned()
         .collect();
     let total = prepared.schedule.fixtures.len() as u64;
@@ -743,6 +751,13 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     let mut progress = Progress::new(total, total - todo.len() as u64, options.quiet);
     let cancel = Arc::new(AtomicBool::new(false));
     install_signals(&cancel);
+    let no_new_games = AtomicBool::new(false);
+    if let Some(s) = &sprt {
+        if s.stopped() {
+            progress.println(&format!("{} (no new game)", s.status()));
+        }
+        progress.set_extra(s.short());
+    }
     let mut writer =
         files::GamesWriter::append(&games_path).map_err(|e| Stop::new(FAILED, e.to_string()))?;
     let mut write_error = None;
@@ -761,13 +776,30 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     };
     let wall = Instant::now();
     let played_before = records.len();
-    let completed = runner::run(
+    let completed = runner::run_until(
         &tournament,
         todo,
         plan.concurrency,
         &cancel,
+        &no_new_games,
         |event| match event {
             Event::Finished(record) => {
+                if let Some(s) = &mut sprt {
+                    match s.add(&record) {
+                        Ok(Some(line)) => {
+                            no_new_games.store(true, Ordering::SeqCst);
+                            progress.println(&line);
+                        }
+                        Ok(None) => {}
+                        Err(e) => {
+                            if write_error.is_none() {
+                                write_error = Some(e);
+                            }
+                            cancel.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    progress.set_extra(s.short());
+                }
                 if write_error.is_none() {
                     if let Err(e) = writer.write(&record) {
                         write_error = Some(e.to_string());
@@ -822,6 +854,9 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
             );
         }
         print!("{}", summary::render(&table, &records, plan.confidence));
+        if let Some(s) = &sprt {
+            println!("{}", s.status());
+        }
         print!("{}", summary::failures(&records, &log_dir));
         println!(
             "{}",
