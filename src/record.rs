@@ -26,7 +26,7 @@ pub enum Termination {
     MaxPlies,
     /// Not played: an engine was withdrawn from the tournament (its handshake failed, or it
     /// failed `withdraw_after` games in a row without a move), and the game is forfeited. A
-    /// resumed run plays such games again.
+    /// rerun under `on_engine_failure: stop` plays such games again; under `forfeit` they stand.
     Withdrawn,
 }
 

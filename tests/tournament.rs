@@ -215,13 +215,13 @@ fn resume_sets_aside_rows_that_are_not_games_of_the_schedule() {
     let engines = entry("random", &engine("random"))
         + &entry("mobility", &engine("mobility"))
         + &entry("flaky", &flaky);
-    let body = |out: &str| {
+    let body = |out: &str, mode: &str| {
         format!(
             "name: flaky
 seed: 4
 concurrency: 1
 time_control: {{ nodes: 200 }}
-on_engine_failure: forfeit
+on_engine_failure: {mode}
 boards:
   - {{ game: awale, pits: 6 }}
   - {{ game: amazons, shape: square, width: 5, queens: 4 }}
@@ -230,7 +230,8 @@ engines:
 "
         )
     };
-    let cfg = dir.write("flaky.yaml", &body(&dir.path("out").display().to_string()));
+    let out_dir = dir.path("out").display().to_string();
+    let cfg = dir.write("flaky.yaml", &body(&out_dir, "forfeit"));
     arena().arg("run").arg(&cfg).assert().success();
     let first = read_games(&dir.path("out/games.csv"));
     // Run 1 assumed flaky plays every game: Amazons games against it exist, all forfeited.
@@ -250,6 +251,8 @@ engines:
     all.push(foreign);
     arena::report::files::rewrite_games(&dir.path("out/games.csv"), &all).unwrap();
 
+    // Under `stop` (a change that continues the run) the forfeits are played again.
+    let cfg = dir.write("flaky.yaml", &body(&out_dir, "stop"));
     let out = arena().arg("run").arg(&cfg).assert().success();
     let err = stderr_of(&out);
     assert!(err.contains("set aside 1 row(s)"), "{err}");
@@ -267,7 +270,7 @@ engines:
     );
     let clean_cfg = dir.write(
         "clean.yaml",
-        &body(&dir.path("clean").display().to_string()),
+        &body(&dir.path("clean").display().to_string(), "stop"),
     );
     arena().arg("run").arg(&clean_cfg).assert().success();
     assert_eq!(resumed, games_of(&dir.path("clean/games.csv")));

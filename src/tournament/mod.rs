@@ -882,7 +882,7 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         return Err(Stop::new(
             FAILED,
             format!(
-                "engine(s) withdrawn during the run: {}; their games are forfeited (termination `withdrawn`) and are played again when the run is resumed; `on_engine_failure: forfeit` accepts the forfeits and exits 0",
+                "engine(s) withdrawn during the run: {}; their games are forfeited (termination `withdrawn`) and are played again when the same command runs again; `on_engine_failure: forfeit` accepts the forfeits and exits 0",
                 withdrawals.join(", ")
             ),
         ));
