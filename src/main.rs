@@ -17,5 +17,6 @@ fn main() -> ExitCode {
         Commands::Play(args) => arena::play::play(args),
         Commands::Replay(args) => arena::play::replay::replay(args),
         Commands::Report(args) => commands::report(args),
+        Commands::CheckEngine(args) => arena::check_engine::command(args),
     }
 }
