@@ -303,18 +303,23 @@ fn show_line(line: &TranscriptLine, origin: Instant) -> String {
 
 impl<'a> Battery<'a> {
     /// Starts the engine, runs the handshake and sends the config's options.
-    fn start(&self) -> Result<(Engine, Identity), String> {
-        let mut engine = Engine::spawn(&self.target.launch).map_err(|e| e.to_string())?;
+    /// On failure, the message and the lines exchanged.
+    fn start(&self) -> Result<(Engine, Identity), (String, Vec<TranscriptLine>)> {
+        let mut engine =
+            Engine::spawn(&self.target.launch).map_err(|e| (e.to_string(), Vec::new()))?;
         engine.record_transcript();
-        let identity = engine
-            .handshake(self.settings.handshake)
-            .map_err(|e| describe(&mut engine, &e))?;
+        let identity = match engine.handshake(self.settings.handshake) {
+            Ok(identity) => identity,
+            Err(e) => return Err((describe(&mut engine, &e), engine.take_transcript())),
+        };
         for (name, value) in &self.target.options {
             let line = Command::SetOption {
                 name: name.clone(),
                 value: value.clone(),
             };
-            engine.send(&line).map_err(|e| e.to_string())?;
+            if let Err(e) = engine.send(&line) {
+                return Err((e.to_string(), engine.take_transcript()));
+            }
         }
         Ok((engine, identity))
     }
@@ -325,6 +330,7 @@ impl<'a> Battery<'a> {
     fn run(&mut self, name: &str, body: impl FnOnce(&mut Self, &mut Engine) -> Outcome) {
         let Some(mut engine) = self.engine.take() else {
             let detail = match &self.dead {
+                Some(at) if at == "handshake" => "the handshake failed".into(),
                 Some(at) => format!("the engine stopped answering in `{at}`"),
                 None => "the engine did not start".into(),
             };
@@ -336,13 +342,19 @@ impl<'a> Battery<'a> {
         let _ = engine.take_transcript();
         let outcome = body(self, &mut engine);
         let mut lines = engine.take_transcript();
+        // After a failure, an `isready` probe decides whether later checks can run; its
+        // lines are shown only when it fails too.
         let alive = outcome.0 != Verdict::Fail || {
             engine.drain();
-            engine
+            let probe_ok = engine
                 .sync(self.settings.handshake.min(Duration::from_secs(1)))
-                .is_ok()
+                .is_ok();
+            let probe = engine.take_transcript();
+            if !probe_ok {
+                lines.extend(probe);
+            }
+            probe_ok
         };
-        lines.extend(engine.take_transcript());
         self.received
             .extend(lines.iter().filter(|l| !l.sent).map(|l| l.text.clone()));
         if alive {
@@ -456,9 +468,9 @@ impl<'a> Battery<'a> {
     fn handshake(&mut self) {
         let origin = Instant::now();
         match self.start() {
-            Err(detail) => {
-                let lines = Vec::new();
+            Err((detail, lines)) => {
                 self.push("handshake", fail(detail), lines, origin);
+                self.dead = Some("handshake".into());
             }
             Ok((mut engine, identity)) => {
                 let lines = engine.take_transcript();
@@ -877,7 +889,12 @@ impl<'a> Battery<'a> {
             })
             .cloned()
             .collect();
-        let outcome = if stray.is_empty() {
+        let outcome = if self.dead.as_deref() == Some("handshake") {
+            (
+                Verdict::Skipped,
+                "the engine did not complete the handshake".into(),
+            )
+        } else if stray.is_empty() {
             pass(format!(
                 "{} lines, all protocol replies",
                 self.received.len()
@@ -912,7 +929,7 @@ impl<'a> Battery<'a> {
             }
             let (mut fresh, _) = match b.start() {
                 Ok(started) => started,
-                Err(e) => return fail(format!("restarting it: {e}")),
+                Err((e, _)) => return fail(format!("restarting it: {e}")),
             };
             let exited = fresh.close_stdin(EXIT_LIMIT);
             let mut lines = fresh.take_transcript();
@@ -1118,8 +1135,12 @@ fn targets(args: &CheckEngineArgs) -> Result<(Vec<Target>, Option<PathBuf>, Dura
         } else if !args.all {
             return Err("with --config, give --engine NAME or --all".into());
         }
-        let handshake = Duration::from_millis(plan.handshake_timeout_ms);
-        let output = args.all.then(|| plan.output.clone());
+        let handshake =
+            Duration::from_millis(args.handshake_ms.unwrap_or(plan.handshake_timeout_ms));
+        let output = args
+            .all
+            .then(|| plan.output.clone())
+            .or(args.output.clone());
         return Ok((targets, output, handshake));
     }
     let Some((command, rest)) = args.command.split_first() else {
@@ -1129,9 +1150,18 @@ fn targets(args: &CheckEngineArgs) -> Result<(Vec<Target>, Option<PathBuf>, Dura
         );
     };
     let program = engine::resolve_program(command, &cwd).map_err(|e| format!("engine: {e}"))?;
-    let name = Path::new(command)
-        .file_name()
-        .map_or_else(|| command.clone(), |n| n.to_string_lossy().into_owned());
+    // `python3 engine.py` is named after its script.
+    let file_name = |text: &String| {
+        Path::new(text)
+            .file_name()
+            .map_or_else(|| text.clone(), |n| n.to_string_lossy().into_owned())
+    };
+    let name = match rest.first() {
+        Some(script) if Path::new(script).is_file() => {
+            format!("{} {}", file_name(command), file_name(script))
+        }
+        _ => file_name(command),
+    };
     let target = Target {
         name,
         launch: Launch {
@@ -1146,7 +1176,7 @@ fn targets(args: &CheckEngineArgs) -> Result<(Vec<Target>, Option<PathBuf>, Dura
     Ok((
         vec![target],
         args.output.clone(),
-        Duration::from_millis(DEFAULT_HANDSHAKE_MS),
+        Duration::from_millis(args.handshake_ms.unwrap_or(DEFAULT_HANDSHAKE_MS)),
     ))
 }
 

@@ -251,6 +251,10 @@ pub struct CheckEngineArgs {
     /// Slack added to every time limit (ms): movetime, the low clock, `stop`.
     #[arg(long, default_value_t = 100)]
     pub margin: u64,
+    /// Handshake and `isready` limit (ms) (default: the config's `handshake_timeout_ms`, else
+    /// 10000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub handshake_ms: Option<u64>,
     /// The engine's command and arguments, after `--`.
     #[arg(last = true, value_name = "CMD [ARGS]", conflicts_with = "config")]
     pub command: Vec<String>,
