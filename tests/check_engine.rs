@@ -12,9 +12,12 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 use util::{Dir, arena, engine, python_engine};
 
+/// One check as the JSON gives it: name, verdict, detail, transcript lines.
+type Row = (String, String, String, Vec<String>);
+
 /// Runs `arena check-engine --quick --json` on a command; returns the exit code and the first
 /// engine's checks as (name, verdict, detail, transcript lines).
-fn check(extra: &[&str], command: &[String]) -> (i32, Vec<(String, String, String, Vec<String>)>) {
+fn check(extra: &[&str], command: &[String]) -> (i32, Vec<Row>) {
     let output = arena()
         .args(["check-engine", "--quick", "--json", "--margin", "1000"])
         .args(extra)
@@ -50,7 +53,7 @@ fn check(extra: &[&str], command: &[String]) -> (i32, Vec<(String, String, Strin
     (output.status.code().expect("exit code"), checks)
 }
 
-fn failed(checks: &[(String, String, String, Vec<String>)]) -> BTreeSet<String> {
+fn failed(checks: &[Row]) -> BTreeSet<String> {
     checks
         .iter()
         .filter(|c| c.1 == "fail")
