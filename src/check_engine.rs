@@ -488,9 +488,13 @@ impl<'a> Battery<'a> {
                         v
                     })
                     .unwrap_or_default();
-                let known: Vec<GameKind> = GameKind::ALL
+                let arena_knows: Vec<GameKind> = GameKind::ALL
                     .into_iter()
                     .filter(|g| declared.iter().any(|d| d == g.name()))
+                    .collect();
+                let known: Vec<GameKind> = arena_knows
+                    .iter()
+                    .copied()
                     .filter(|g| self.target.games.as_ref().is_none_or(|w| w.contains(g)))
                     .collect();
                 let unknown: Vec<&String> = declared
@@ -533,6 +537,12 @@ impl<'a> Battery<'a> {
                     fail(format!(
                         "option lines that do not parse: {}",
                         options_bad.join(" | ")
+                    ))
+                } else if known.is_empty() && !arena_knows.is_empty() {
+                    let names: Vec<&str> = arena_knows.iter().map(|g| g.name()).collect();
+                    fail(format!(
+                        "declares {}, none of the games to check (--games or the config's `games`)",
+                        names.join(", ")
                     ))
                 } else if known.is_empty() {
                     fail(format!(
@@ -1182,13 +1192,27 @@ fn targets(args: &CheckEngineArgs) -> Result<(Vec<Target>, Option<PathBuf>, Dura
 
 /// `arena check-engine`: exit 0 when no check failed, 1 when one did, 2 for bad usage.
 pub fn command(args: &CheckEngineArgs) -> ExitCode {
-    let (targets, output, handshake) = match targets(args) {
+    let (mut targets, output, handshake) = match targets(args) {
         Ok(found) => found,
         Err(message) => {
             eprintln!("error: {message}");
             return ExitCode::from(BAD_USAGE);
         }
     };
+    if !args.games.is_empty() {
+        for target in &mut targets {
+            let allowed = target
+                .games
+                .take()
+                .unwrap_or_else(|| GameKind::ALL.to_vec());
+            target.games = Some(
+                allowed
+                    .into_iter()
+                    .filter(|g| args.games.contains(g))
+                    .collect(),
+            );
+        }
+    }
     let settings = Settings {
         quick: args.quick,
         margin: Duration::from_millis(args.margin),

@@ -248,6 +248,9 @@ pub struct CheckEngineArgs {
     /// Print the results as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Check only these games (comma-separated: seven_colors, amazons, awale).
+    #[arg(long, value_delimiter = ',')]
+    pub games: Vec<crate::games::GameKind>,
     /// Slack added to every time limit (ms): movetime, the low clock, `stop`.
     #[arg(long, default_value_t = 100)]
     pub margin: u64,

@@ -122,6 +122,15 @@ fn every_board_type_of_a_declared_game_is_checked() {
     ] {
         assert!(names.contains(board), "missing {board} in {names:?}");
     }
+    // --games keeps the positions of those games only.
+    let (code, checks) = check(&["--games", "awale"], &[engine("random")]);
+    assert_eq!(code, 0);
+    let boards: Vec<&str> = checks
+        .iter()
+        .filter_map(|c| c.0.strip_prefix("positions "))
+        .collect();
+    assert_eq!(boards.len(), 5, "{boards:?}");
+    assert!(boards.iter().all(|b| b.starts_with("awale")), "{boards:?}");
     // greedy declares seven_colors and awale only: no Amazons positions.
     let (_, checks) = check(&[], &[engine("greedy")]);
     assert!(!checks.iter().any(|c| c.0.starts_with("positions amazons")));
