@@ -201,8 +201,9 @@ impl Probe {
 }
 
 /// The start position of `board` and mid-game positions reached by random legal plies from it
-/// (fixed seed): at 1/2 of a random game (quick), or at 1/4, 1/2, 3/4 and its last ply before
-/// the end (full), so that move lists get long and the last position has few moves left.
+/// (fixed seed): at 1/2 of a random game (quick), or at 1/4, 1/2, 3/4, its last ply before
+/// the end and its first position with a single legal move if any (full), so that move lists
+/// get long and the last positions have few moves left.
 ///
 /// # Errors
 /// The spec's error (none for the built-in boards).
@@ -227,11 +228,19 @@ pub fn probes(board: &BoardSpec, quick: bool) -> Result<Vec<Probe>, String> {
         }
     }
     let last = line.len() - 1;
-    let picks: Vec<usize> = if quick {
+    let mut picks: Vec<usize> = if quick {
         vec![0, last / 2]
     } else {
         vec![0, last / 4, last / 2, 3 * last / 4, last]
     };
+    // A forced move (in Awale often a must-feed position) when the random game has one.
+    let forced = (!quick)
+        .then(|| {
+            line.iter()
+                .position(|(pos, _)| pos.legal_move_texts().len() == 1)
+        })
+        .flatten();
+    picks.extend(forced);
     let mut seen = Vec::new();
     Ok(picks
         .into_iter()
@@ -241,10 +250,10 @@ pub fn probes(board: &BoardSpec, quick: bool) -> Result<Vec<Probe>, String> {
             fresh
         })
         .map(|i| Probe {
-            label: if i == 0 {
-                "start".into()
-            } else {
-                format!("ply {i}")
+            label: match i {
+                0 => "start".into(),
+                _ if Some(i) == forced => format!("ply {i} (one legal move)"),
+                _ => format!("ply {i}"),
             },
             start: start_text.clone(),
             moves: line[i].1.clone(),
