@@ -70,6 +70,16 @@ pub enum Commands {
         Exit codes: 0 done, 2 bad usage."
     )]
     Sprt(SprtArgs),
+    /// Runs a conformance battery against an engine (or every engine of a config) before a
+    /// tournament: handshake, isready, time limits, stop, positions of every board type,
+    /// robustness, determinism.
+    #[command(
+        after_help = "Examples:\n  arena check-engine -- target/release/alphabeta\n  \
+        arena check-engine --quick -- python3 engines/python/random_engine.py\n  \
+        arena check-engine --config class.yaml --all --output checks\n\n\
+        Exit codes: 0 no check failed (warnings allowed), 1 a check failed, 2 bad usage."
+    )]
+    CheckEngine(CheckEngineArgs),
 }
 
 /// Arguments of `arena sprt`.
@@ -252,4 +262,40 @@ pub struct ReportArgs {
     /// evenly spread sample).
     #[arg(long, value_name = "all|N")]
     pub games: Option<String>,
+}
+
+/// Arguments of `arena check-engine`.
+#[derive(Debug, Args)]
+pub struct CheckEngineArgs {
+    /// A tournament config whose engines to check (with --engine NAME or --all).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// The config's engine to check.
+    #[arg(long, requires = "config", conflicts_with = "all")]
+    pub engine: Option<String>,
+    /// Check every engine of the config and write check-engines.csv.
+    #[arg(long, requires = "config")]
+    pub all: bool,
+    /// Directory for check-engines.csv (default with --all: the config's output directory).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Fewer positions and shorter movetimes (about 5 s instead of 30 s).
+    #[arg(long)]
+    pub quick: bool,
+    /// Print the results as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Check only these games (comma-separated: seven_colors, amazons, awale).
+    #[arg(long, value_delimiter = ',')]
+    pub games: Vec<crate::games::GameKind>,
+    /// Slack added to every time limit (ms): movetime, the low clock, `stop`.
+    #[arg(long, default_value_t = 100)]
+    pub margin: u64,
+    /// Handshake and `isready` limit (ms) (default: the config's `handshake_timeout_ms`, else
+    /// 10000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub handshake_ms: Option<u64>,
+    /// The engine's command and arguments, after `--`.
+    #[arg(last = true, value_name = "CMD [ARGS]", conflicts_with = "config")]
+    pub command: Vec<String>,
 }

@@ -511,6 +511,14 @@ impl Engine {
         }
     }
 
+    /// Closes the engine's stdin (its end of input, as when the runner goes away), then waits
+    /// up to `grace` for it to exit; `Some(status text)` when it did.
+    pub fn close_stdin(&mut self, grace: Duration) -> Option<String> {
+        self.stdin = None;
+        let status = self.wait_exit(grace);
+        (!status.is_empty()).then(|| status.trim_start_matches(": ").to_owned())
+    }
+
     /// Asks the engine to quit, then kills its process group (children included) whatever it
     /// did, and reaps it.
     pub fn quit(mut self) {

@@ -21,6 +21,7 @@
 //! - [`seed`]: portable seeded randomness, so one seed gives the same tournament everywhere.
 #![deny(missing_docs)]
 
+pub mod check_engine;
 pub mod cli;
 pub mod commands;
 pub mod config;

@@ -18,5 +18,6 @@ fn main() -> ExitCode {
         Commands::Replay(args) => arena::play::replay::replay(args),
         Commands::Report(args) => commands::report(args),
         Commands::Sprt(args) => commands::sprt(args),
+        Commands::CheckEngine(args) => arena::check_engine::command(args),
     }
 }
