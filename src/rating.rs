@@ -197,7 +197,7 @@ pub struct Flags {
     /// Its pool needed the prior (some engine or group won or lost everything).
     pub prior: bool,
     /// Its interval rests on the small-sample variance floor (its results barely spread, e.g.
-    /// every game pair split 1–1): the width comes from the prior, not from the data.
+    /// every game pair split 1–1): the floor widens it by more than 10%.
     pub floor: bool,
     /// 1-based pool number when engines form several disconnected pools, else `None`.
     pub pool: Option<usize>,
@@ -244,6 +244,9 @@ pub struct Fit {
     pub pool: Vec<usize>,
     /// Whether the Newton solver fell back to minorization–maximization.
     pub used_mm: bool,
+    /// Whether the small-sample variance floor raised any engine pair's variance (even where
+    /// it widens no interval enough for the `floor` flag).
+    pub floor_applied: bool,
 }
 
 impl Fit {
@@ -452,8 +455,9 @@ struct LocalGame {
 /// cluster's points (1/6 for one game, 1/2 for a game pair). Without it, five game pairs that
 /// each split 1–1 give a sandwich of exactly zero and an interval of ±0.
 ///
-/// Returns, per local engine, whether the floor was applied to one of its pairs.
-fn add_meat_floor(meat: &mut [Vec<f64>], games: &[LocalGame]) -> Vec<bool> {
+///
+/// Returns whether it raised any block.
+fn add_meat_floor(meat: &mut [Vec<f64>], games: &[LocalGame]) -> bool {
     // Per engine pair (a < b): the games of each of its clusters.
     let mut pairs: BTreeMap<(usize, usize), BTreeMap<u64, u32>> = BTreeMap::new();
     for g in games {
@@ -463,7 +467,7 @@ fn add_meat_floor(meat: &mut [Vec<f64>], games: &[LocalGame]) -> Vec<bool> {
             .entry(g.cluster)
             .or_default() += 1;
     }
-    let mut floored = vec![false; meat.len()];
+    let mut raised = false;
     for (&(a, b), clusters) in &pairs {
         let n = clusters.len() as f64;
         let floor: f64 = clusters
@@ -483,11 +487,10 @@ fn add_meat_floor(meat: &mut [Vec<f64>], games: &[LocalGame]) -> Vec<bool> {
             meat[b][b] += extra;
             meat[a][b] -= extra;
             meat[b][a] -= extra;
-            floored[a] = true;
-            floored[b] = true;
+            raised = true;
         }
     }
-    floored
+    raised
 }
 
 /// Pools: the connected components of the "played each other" graph. Returns, per engine,
@@ -585,6 +588,7 @@ struct PoolFit {
     cov: Vec<Vec<f64>>,
     prior: bool,
     floored: Vec<bool>,
+    floor_applied: bool,
     used_mm: bool,
 }
 
@@ -623,14 +627,22 @@ fn fit_pool(m: usize, games: &[LocalGame]) -> PoolFit {
     // Sandwich covariance in natural units: I⁺ J I⁺.
     let (_, info) = pool.gradient_and_information(&theta);
     let pinv = pseudo_inverse(info);
-    let mut meat = clustered_meat(m, games, &theta);
-    let floored = add_meat_floor(&mut meat, games);
+    let raw = clustered_meat(m, games, &theta);
+    let mut meat = raw.clone();
+    let floor_applied = add_meat_floor(&mut meat, games);
     let cov = matmul(&matmul(&pinv, &meat), &pinv);
+    // Flagged where the floor really matters: it widens the engine's interval by over 10%
+    // (its variance by over 21%), not merely touches one of its pairs.
+    let without = matmul(&matmul(&pinv, &raw), &pinv);
+    let floored = (0..m)
+        .map(|i| cov[i][i] > 1.21 * without[i][i].max(0.0))
+        .collect();
     PoolFit {
         theta,
         cov,
         prior,
         floored,
+        floor_applied,
         used_mm,
     }
 }
@@ -650,6 +662,7 @@ pub fn fit(engines: usize, games: &[FitGame], options: &FitOptions) -> Fit {
     let mut cov = vec![vec![0.0; engines]; engines];
     let mut flags = vec![Flags::default(); engines];
     let mut used_mm = false;
+    let mut floor_applied = false;
     let several = pools.len() > 1;
     let mut scored = vec![(0.0f64, 0.0f64); engines];
     for g in games {
@@ -676,6 +689,7 @@ pub fn fit(engines: usize, games: &[FitGame], options: &FitOptions) -> Fit {
             .collect();
         let fitted = fit_pool(members.len(), &local_games);
         used_mm |= fitted.used_mm;
+        floor_applied |= fitted.floor_applied;
         // Anchor: shift the pool so the anchor sits at its value; variances become relative
         // to the anchor.
         let anchor = options
@@ -708,6 +722,7 @@ pub fn fit(engines: usize, games: &[FitGame], options: &FitOptions) -> Fit {
         flags,
         pool: pool_of,
         used_mm,
+        floor_applied,
     }
 }
 
