@@ -36,6 +36,9 @@ use crate::games::{AnyPosition, GameKind, Side};
 use crate::protocol::{self, BestMove, Command, Go, Info, OptionDecl, Reply};
 use crate::seed::{self, SeededRng};
 
+mod incremental;
+use incremental::PositionCache;
+
 /// A strategy behind the protocol loop.
 pub trait Engine {
     /// The `id name` the engine reports.
@@ -241,7 +244,7 @@ struct Session<E> {
     variant: GameKind,
     seed_value: u64,
     rng: SeededRng,
-    position: Option<AnyPosition>,
+    position: PositionCache,
 }
 
 impl<E: Engine> Session<E> {
@@ -254,7 +257,7 @@ impl<E: Engine> Session<E> {
             variant,
             seed_value: 0,
             rng: seed::rng(0),
-            position: None,
+            position: PositionCache::default(),
         }
     }
 
@@ -314,32 +317,24 @@ impl<E: Engine> Session<E> {
     /// `uginewgame`: the generator restarts from the seed and the position is forgotten.
     fn new_game(&mut self) {
         self.rng = seed::rng(self.seed_value);
-        self.position = None;
+        self.position.forget();
         self.engine.new_game();
     }
 
-    /// `position`: the start text and the moves since; on an error (logged) no position is
-    /// set, so the next `go` resigns.
+    /// `position`: the start text and the moves since, played incrementally when the list
+    /// extends the previous one; on an error (logged) no position is set, so the next `go`
+    /// resigns.
     fn set_position(&mut self, fen: &str, moves: &[String]) {
-        self.position = match AnyPosition::from_fen(self.variant, fen) {
-            Ok(mut pos) => moves
-                .iter()
-                .try_for_each(|mv| pos.play_text(mv).map(drop))
-                .map(|()| pos)
-                .map_err(|e| log(&e.to_string()))
-                .ok(),
-            Err(e) => {
-                log(&e.to_string());
-                None
-            }
-        };
+        if let Err(e) = self.position.set(self.variant, fen, moves) {
+            log(&e);
+        }
     }
 
     /// `go`: searches the position under the command's limits; `None` (resign) without a
     /// playable position.
     fn go(&mut self, go: &Go, stop: &AtomicBool, searching: &AtomicBool) -> Option<String> {
         let start = Instant::now();
-        match &self.position {
+        match self.position.position() {
             Some(pos) if pos.outcome().is_none() => {
                 let mut search = Search {
                     start,

@@ -205,6 +205,7 @@ def send(line):
 
 def main():
     variant, seed, position = GAMES[0], 0, None
+    played_start, played = None, []  # the start and moves that gave `position`
     rng = random.Random(seed)
     for raw in sys.stdin:
         words = raw.split()
@@ -228,13 +229,19 @@ def main():
                 seed = int(value)
                 rng = random.Random(seed)
         elif command == "uginewgame":
-            rng = random.Random(seed)
+            rng, position = random.Random(seed), None
         elif command == "position" and len(words) > 2 and words[1] == "fen":
             # The position text is everything between 'fen' and 'moves' (it contains spaces).
             at = words.index("moves") if "moves" in words else len(words)
-            position = RULES[variant](" ".join(words[2:at]))
-            for move in words[at + 1:]:
+            start, moves = (variant, " ".join(words[2:at])), words[at + 1:]
+            # The runner resends the whole game at every move: when this list extends the last
+            # one from the same start, play only the new moves (O(n) a game instead of O(n^2)).
+            # choose_move must then leave `position` as it found it.
+            if position is None or start != played_start or moves[:len(played)] != played:
+                position, played_start, played = RULES[variant](start[1]), start, []
+            for move in moves[len(played):]:
                 position.play(move)
+            played = moves
         elif command == "go":
             move = choose_move(position, rng) if position else None
             send("bestmove " + (move or "resign"))
