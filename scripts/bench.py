@@ -154,9 +154,13 @@ def main():
     ]))
     say("\nThe wall time per move also holds the engine's own work (parsing the position, replaying the "
         "moves, generating the legal moves), which the floor does not have.\n")
+    # Every later figure is stated next to the floor of this same run: the floor itself moves
+    # by tens of percent between runs on a shared 2-core VM.
+    floor = "Pipe floor of this run: %.1f µs wall, %.1f µs CPU a round trip.\n" % (base_wall, base_cpu)
 
     # Throughput.
     say("## Throughput: Seven Colors 30×30, greedy vs random-available\n")
+    say(floor)
     sc30 = "{ game: seven_colors, size: 30, layout: random }"
     ladder = [("greedy", "greedy"), ("random-available", "random-available")]
     rows = []
@@ -177,6 +181,7 @@ def main():
 
     # Scale with engines.
     say("## Scale: engines in a round robin\n")
+    say(floor)
     tiny = "{ game: awale, pits: 3, seeds: 1 }"
     rows = []
     for n in (10, 50, 100):
@@ -190,6 +195,7 @@ def main():
 
     # Scale with board size.
     say("\n## Scale: board size\n")
+    say(floor)
     rows = []
     for size in (10, 30, 50, 100):
         b = "{ game: seven_colors, size: %d }" % size
@@ -207,6 +213,7 @@ def main():
 
     # Memory.
     say("\n## Runner memory by concurrency\n")
+    say(floor)
     rows = []
     sixteen = [("e%d" % i, "instant") for i in range(16)]
     for concurrency in (1, 8, 64):
