@@ -190,7 +190,7 @@ pub fn check(args: &CheckArgs) -> ExitCode {
         }
         println!(
             "estimated time: about {} at concurrency {} (from a random playout's length per board and the time controls; engines that answer faster finish sooner)",
-            human_duration(seconds / plan.concurrency as f64),
+            crate::report::progress::human_duration(seconds / plan.concurrency as f64),
             plan.concurrency
         );
         if failed {
@@ -201,15 +201,6 @@ pub fn check(args: &CheckArgs) -> ExitCode {
         }
         Ok(DONE)
     })())
-}
-
-fn human_duration(seconds: f64) -> String {
-    let s = seconds.round() as u64;
-    match s {
-        0..60 => format!("{s} s"),
-        60..3600 => format!("{} min {} s", s / 60, s % 60),
-        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
-    }
 }
 
 /// `arena run`.

@@ -66,7 +66,10 @@ impl Progress {
             let elapsed = self.started.elapsed().as_secs_f64().max(1e-3);
             let rate = self.played as f64 / elapsed;
             let left = (self.total - self.done) as f64 / rate;
-            text.push_str(&format!("{rate:.1} games/s  ETA {}  ", eta(left)));
+            text.push_str(&format!(
+                "{rate:.1} games/s  ETA {}  ",
+                human_duration(left)
+            ));
         }
         text.push_str(&format!(
             "time forfeits {}  crashes {}  illegal {}",
@@ -126,8 +129,8 @@ impl Progress {
     }
 }
 
-/// `42 s`, `3 min 5 s`, `2 h 10 min`.
-fn eta(seconds: f64) -> String {
+/// `42 s`, `3 min 5 s`, `2 h 10 min`: a duration for people.
+pub fn human_duration(seconds: f64) -> String {
     let s = seconds.round() as u64;
     match s {
         0..60 => format!("{s} s"),
