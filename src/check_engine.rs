@@ -125,10 +125,17 @@ pub struct Target {
     pub options: Vec<(String, String)>,
     /// Games to check (the config's `games:`); `None`: every game it declares.
     pub games: Option<Vec<GameKind>>,
+    /// Plays only whole games from their start, one side, each position extending the last by
+    /// the opponent's move: a course player library behind the `player-so` adapter, which
+    /// cannot be given an arbitrary position. Mid-game probes become games against random moves.
+    pub from_start: bool,
+    /// A fresh process for every game, as the tournament would give it (a library engine's
+    /// default; its `restart` key decides).
+    pub fresh_per_game: bool,
 }
 
 /// How the battery runs.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     /// Fewer positions and shorter movetimes (about 5 s instead of 30 s).
     pub quick: bool,
@@ -136,6 +143,9 @@ pub struct Settings {
     pub margin: Duration,
     /// Handshake and `isready` limit.
     pub handshake: Duration,
+    /// Boards to play instead of the built-in ones (`--boards`); the games checked are then
+    /// those of these boards.
+    pub boards: Option<Vec<BoardSpec>>,
 }
 
 impl Settings {
@@ -148,6 +158,31 @@ impl Settings {
     fn movetime(&self) -> u64 {
         if self.quick { 100 } else { 500 }
     }
+
+    /// The boards of `game` that the battery plays: `--boards` when given, else [`boards`].
+    fn boards(&self, game: GameKind) -> Vec<BoardSpec> {
+        match &self.boards {
+            Some(chosen) => chosen
+                .iter()
+                .filter(|b| b.kind() == game)
+                .cloned()
+                .collect(),
+            None => boards(game),
+        }
+    }
+}
+
+/// Parses one `--boards` value: a board spec as in a config's `boards:` list (YAML), checked by
+/// making its start position.
+///
+/// # Errors
+/// The YAML or spec error, naming the value.
+pub fn parse_board(text: &str) -> Result<BoardSpec, String> {
+    let spec: BoardSpec =
+        serde_yaml::from_str(text).map_err(|e| format!("--boards `{text}`: {e}"))?;
+    spec.start_position(POSITION_SEED)
+        .map_err(|e| format!("--boards `{text}`: {e}"))?;
+    Ok(spec)
 }
 
 /// Board types checked per game: every shape, layout, topology, pit count and grand-slam rule
@@ -368,6 +403,16 @@ impl<'a> Battery<'a> {
             .extend(lines.iter().filter(|l| !l.sent).map(|l| l.text.clone()));
         if alive {
             self.engine = Some(engine);
+        } else if self.target.fresh_per_game {
+            // The tournament would start a fresh process for the next game: so do the checks.
+            drop(engine);
+            match self.start() {
+                Ok((mut fresh, _)) => {
+                    let _ = fresh.take_transcript();
+                    self.engine = Some(fresh);
+                }
+                Err(_) => self.dead = Some(name.to_owned()),
+            }
         } else {
             self.dead = Some(name.to_owned());
         }
@@ -389,8 +434,17 @@ impl<'a> Battery<'a> {
         });
     }
 
-    /// Sets up a new game of `game`: `UGI_Variant`, `uginewgame`, `isready`.
+    /// Sets up a new game of `game`: `UGI_Variant`, `uginewgame`, `isready`; in a fresh process
+    /// first for a [`Target::fresh_per_game`] engine.
     fn new_game(&self, engine: &mut Engine, game: GameKind) -> Result<(), String> {
+        if self.target.fresh_per_game {
+            let (fresh, _) = self
+                .start()
+                .map_err(|(message, _)| format!("restarting for a new game: {message}"))?;
+            *engine = fresh;
+            // Its handshake is not what the stdout check judges.
+            let _ = engine.take_transcript();
+        }
         let lines = [
             Command::SetOption {
                 name: protocol::VARIANT_OPTION.into(),
@@ -466,12 +520,79 @@ impl<'a> Battery<'a> {
         Ok((text, elapsed))
     }
 
-    /// A position for the time checks: mid-game on the first board of the first game.
+    /// A position for the time checks: mid-game on the first board of the first game (the
+    /// start position for a [`Target::from_start`] engine).
     fn time_probe(&self) -> Option<(GameKind, Probe)> {
         let game = *self.games.first()?;
-        let board = boards(game).into_iter().next()?;
-        let probe = probes(&board, true).ok()?.pop()?;
+        let board = self.settings.boards(game).into_iter().next()?;
+        let mut probes = probes(&board, true).ok()?;
+        let probe = if self.target.from_start {
+            probes.swap_remove(0)
+        } else {
+            probes.pop()?
+        };
         Some((game, probe))
+    }
+
+    /// Before asking `probe` again: a [`Target::from_start`] engine needs a new game each time.
+    fn again(&self, engine: &mut Engine, game: GameKind) -> Result<(), String> {
+        if self.target.from_start {
+            self.new_game(engine, game)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Games of `board` from the start, the engine playing `sides` (true: first player) and
+    /// random legal moves (fixed seed) the other side, at most `own_plies` engine moves each.
+    /// Returns the engine's plies and the longest move list it was given.
+    fn play_from_start(
+        &self,
+        engine: &mut Engine,
+        board: &BoardSpec,
+        sides: &[bool],
+        own_plies: usize,
+    ) -> Result<(usize, usize), String> {
+        let movetime = self.settings.position_movetime();
+        let limit = Duration::from_millis(movetime) + self.settings.margin;
+        let mut rng = seed::rng(POSITION_SEED);
+        let (mut plies, mut longest) = (0, 0);
+        for (round, &first) in sides.iter().enumerate() {
+            let start = board
+                .start_position(POSITION_SEED + round as u64)
+                .map_err(|e| e.to_string())?;
+            self.new_game(engine, board.kind())?;
+            let side = if first { "first" } else { "second" };
+            let mut probe = Probe {
+                label: String::new(),
+                start: start.fen(),
+                moves: Vec::new(),
+                pos: start,
+            };
+            let mut own = 0;
+            while probe.pos.outcome().is_none() && own < own_plies {
+                let ours = (probe.moves.len() % 2 == 0) == first;
+                let mv = if ours {
+                    probe.label = format!(
+                        "ply {} of game {} (as the {side} player)",
+                        probe.moves.len() + 1,
+                        round + 1
+                    );
+                    longest = longest.max(probe.moves.len());
+                    own += 1;
+                    self.ask(engine, &probe, Go::MoveTime(movetime), limit)?.0
+                } else {
+                    match probe.pos.random_move_text(&mut rng) {
+                        Some(mv) => mv,
+                        None => break,
+                    }
+                };
+                let canonical = probe.pos.play_text(&mv).map_err(|e| e.to_string())?;
+                probe.moves.push(canonical);
+                plies += usize::from(ours);
+            }
+        }
+        Ok((plies, longest))
     }
 
     fn handshake(&mut self) {
@@ -550,7 +671,7 @@ impl<'a> Battery<'a> {
                 } else if known.is_empty() && !arena_knows.is_empty() {
                     let names: Vec<&str> = arena_knows.iter().map(|g| g.name()).collect();
                     fail(format!(
-                        "declares {}, none of the games to check (--games or the config's `games`)",
+                        "declares {}, none of the games to check (--games, --boards or the config's `games`)",
                         names.join(", ")
                     ))
                 } else if known.is_empty() {
@@ -621,7 +742,7 @@ impl<'a> Battery<'a> {
             }
         });
         for game in self.games.clone() {
-            for board in boards(game) {
+            for board in self.settings.boards(game) {
                 self.positions(&board);
             }
         }
@@ -673,7 +794,10 @@ impl<'a> Battery<'a> {
         });
         for (name, go) in [("go depth 1", Go::Depth(1)), ("go nodes", Go::Nodes(NODES))] {
             self.run(name, |b, engine| {
-                match b.ask(engine, &probe, go, SEARCH_LIMIT + margin) {
+                let asked = b
+                    .again(engine, game)
+                    .and_then(|()| b.ask(engine, &probe, go, SEARCH_LIMIT + margin));
+                match asked {
                     Ok((mv, took)) => pass(format!("`bestmove {mv}` in {}", ms(took))),
                     Err(e) => fail(e),
                 }
@@ -688,7 +812,10 @@ impl<'a> Battery<'a> {
                 p2inc: inc,
             };
             let limit = Duration::from_millis(left) + margin;
-            match b.ask(engine, &probe, go, limit) {
+            match b
+                .again(engine, game)
+                .and_then(|()| b.ask(engine, &probe, go, limit))
+            {
                 Ok((_, took)) if took > Duration::from_millis(left) + margin => fail(format!(
                     "took {} with {left} ms on its clock (+{inc} ms increment)",
                     ms(took)
@@ -702,11 +829,14 @@ impl<'a> Battery<'a> {
         });
         // One long search serves both checks: `isready` during it, then `stop`.
         let mut search: Option<Result<(Instant, bool), String>> = None;
-        self.run("isready in search", |_, engine| {
+        self.run("isready in search", |b, engine| {
             let go = Command::Go(Go::MoveTime(LONG_MOVETIME_MS)).to_string();
-            let started = engine.send_lines(&[&probe.position_line(), &go]);
+            let started = b.again(engine, game).and_then(|()| {
+                engine
+                    .send_lines(&[&probe.position_line(), &go])
+                    .map_err(|e| describe(engine, &e))
+            });
             if let Err(e) = started {
-                let e = describe(engine, &e);
                 search = Some(Err(e.clone()));
                 return fail(e);
             }
@@ -779,6 +909,17 @@ impl<'a> Battery<'a> {
         let movetime = self.settings.position_movetime();
         let limit = Duration::from_millis(movetime) + self.settings.margin;
         self.run(&name, |b, engine| {
+            if b.target.from_start {
+                // Full battery: whole games; quick: 12 moves a side.
+                let own = if quick { 12 } else { usize::MAX };
+                return match b.play_from_start(engine, board, &[true, false], own) {
+                    Ok((plies, longest)) => pass(format!(
+                        "{plies} legal moves in 2 games from the start against random moves, \
+                         as first and second player (longest move list {longest} plies)"
+                    )),
+                    Err(e) => fail(e),
+                };
+            }
             let probes = match probes(board, quick) {
                 Ok(probes) => probes,
                 Err(e) => return (Verdict::Skipped, e),
@@ -810,8 +951,16 @@ impl<'a> Battery<'a> {
         };
         let movetime = self.settings.position_movetime();
         let limit = Duration::from_millis(movetime) + self.settings.margin;
-        let all = boards(game);
+        let all = self.settings.boards(game);
         self.run("second game", |b, engine| {
+            if let (true, Some(board)) = (b.target.from_start, all.first()) {
+                return match b.play_from_start(engine, board, &[false, true], 10) {
+                    Ok((plies, _)) => pass(format!(
+                        "{plies} legal moves over two games against random moves"
+                    )),
+                    Err(e) => fail(e),
+                };
+            }
             let mut plies = 0;
             for (round, board) in all.iter().cycle().take(2).enumerate() {
                 let Ok(start) = board.start_position(POSITION_SEED + round as u64) else {
@@ -1139,6 +1288,8 @@ fn targets(args: &CheckEngineArgs) -> Result<(Vec<Target>, Option<PathBuf>, Dura
                     .map(|(k, v)| (k.clone(), v.to_string()))
                     .collect(),
                 games: e.spec.games.clone(),
+                from_start: e.spec.library.is_some(),
+                fresh_per_game: e.spec.library.is_some() && e.restarts_per_game(true),
             })
             .collect();
         if let Some(wanted) = &args.engine {
@@ -1191,12 +1342,34 @@ fn targets(args: &CheckEngineArgs) -> Result<(Vec<Target>, Option<PathBuf>, Dura
         },
         options: Vec::new(),
         games: None,
+        from_start: false,
+        fresh_per_game: false,
     };
     Ok((
         vec![target],
         args.output.clone(),
         Duration::from_millis(args.handshake_ms.unwrap_or(DEFAULT_HANDSHAKE_MS)),
     ))
+}
+
+/// The boards of `--boards` (`config`: those of `--config`), or `None` for the built-in ones.
+fn chosen_boards(args: &CheckEngineArgs) -> Result<Option<Vec<BoardSpec>>, String> {
+    if args.boards.is_empty() {
+        return Ok(None);
+    }
+    let mut chosen = Vec::new();
+    for text in &args.boards {
+        if text == "config" {
+            let Some(path) = &args.config else {
+                return Err("--boards config needs --config FILE".into());
+            };
+            let config = config::read(path).map_err(|e| e.to_string())?;
+            chosen.extend(config.boards.iter().cloned());
+        } else {
+            chosen.push(parse_board(text)?);
+        }
+    }
+    Ok(Some(chosen))
 }
 
 /// `arena check-engine`: exit 0 when no check failed, 1 when one did, 2 for bad usage.
@@ -1222,14 +1395,36 @@ pub fn command(args: &CheckEngineArgs) -> ExitCode {
             );
         }
     }
+    let chosen = match chosen_boards(args) {
+        Ok(chosen) => chosen,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(BAD_USAGE);
+        }
+    };
+    if let Some(chosen) = &chosen {
+        for target in &mut targets {
+            let allowed = target
+                .games
+                .take()
+                .unwrap_or_else(|| GameKind::ALL.to_vec());
+            target.games = Some(
+                allowed
+                    .into_iter()
+                    .filter(|g| chosen.iter().any(|b| b.kind() == *g))
+                    .collect(),
+            );
+        }
+    }
     let settings = Settings {
         quick: args.quick,
         margin: Duration::from_millis(args.margin),
         handshake,
+        boards: chosen,
     };
     let mut reports = Vec::new();
     for target in &targets {
-        let report = check(target, settings);
+        let report = check(target, settings.clone());
         if !args.json {
             print!("{}", render(&report));
         }

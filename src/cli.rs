@@ -288,6 +288,11 @@ pub struct CheckEngineArgs {
     /// Check only these games (comma-separated: seven_colors, amazons, awale).
     #[arg(long, value_delimiter = ',')]
     pub games: Vec<crate::games::GameKind>,
+    /// Play these boards instead of the built-in ones (every board type of each game): board
+    /// specs as in a config's `boards:` list, e.g. `'{game: awale, pits: 10}'`, or `config` for
+    /// the boards of --config. Only the games of these boards are checked.
+    #[arg(long, num_args = 1.., value_name = "BOARD")]
+    pub boards: Vec<String>,
     /// Slack added to every time limit (ms): movetime, the low clock, `stop`.
     #[arg(long, default_value_t = 100)]
     pub margin: u64,

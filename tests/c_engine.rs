@@ -1,5 +1,6 @@
 //! The C engine skeleton (`engines/c/`), built with its own Makefile and warnings as errors, plays
-//! every board type of the three games through the real binary without a single illegal move.
+//! every board type of the three games through the real binary without a single illegal move, and
+//! passes `arena check-engine`.
 
 mod util;
 
@@ -76,4 +77,31 @@ output: {out}
     }
     let played: BTreeSet<&str> = games.iter().map(|g| g.game.as_str()).collect();
     assert_eq!(played.len(), 3);
+
+    // The template an author copies passes the conformance battery with no failure.
+    let out = arena()
+        .args(["check-engine", "--quick", "--json", "--margin", "1000"])
+        .arg("--config")
+        .arg(&config)
+        .args(["--engine", "c"])
+        .output()
+        .expect("run arena check-engine");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let checks = json[0]["checks"].as_array().expect("checks");
+    let failed: Vec<&serde_json::Value> =
+        checks.iter().filter(|c| c["verdict"] == "fail").collect();
+    assert!(failed.is_empty(), "{failed:#?}");
+    assert_eq!(out.status.code(), Some(0));
+    let positions = checks
+        .iter()
+        .filter(|c| {
+            c["name"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("positions "))
+        })
+        .count();
+    assert_eq!(
+        positions, 12,
+        "every built-in board type of the three games"
+    );
 }

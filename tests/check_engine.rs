@@ -131,6 +131,32 @@ fn every_board_type_of_a_declared_game_is_checked() {
         .collect();
     assert_eq!(boards.len(), 5, "{boards:?}");
     assert!(boards.iter().all(|b| b.starts_with("awale")), "{boards:?}");
+    // --boards replaces the built-in boards, and only their games are checked.
+    let (code, checks) = check(
+        &[
+            "--boards",
+            "{game: awale, pits: 8, name: eight-pits}",
+            "{game: amazons, shape: donut, width: 12}",
+        ],
+        &[engine("random")],
+    );
+    assert_eq!(code, 0);
+    let boards: BTreeSet<&str> = checks
+        .iter()
+        .filter_map(|c| c.0.strip_prefix("positions "))
+        .collect();
+    assert_eq!(
+        boards,
+        BTreeSet::from(["eight-pits", "amazons-donut-12"]),
+        "{checks:?}"
+    );
+    // A board the engine does not declare leaves nothing to check.
+    let (code, checks) = check(
+        &["--boards", "{game: amazons, shape: square, width: 6}"],
+        &[engine("greedy")],
+    );
+    assert_eq!(code, 1);
+    assert!(failed(&checks).contains("handshake"), "{checks:?}");
     // greedy declares seven_colors and awale only: no Amazons positions.
     let (_, checks) = check(&[], &[engine("greedy")]);
     assert!(!checks.iter().any(|c| c.0.starts_with("positions amazons")));
@@ -349,6 +375,25 @@ fn bad_usage_exits_2() {
     arena()
         .args(["check-engine", "--config"])
         .arg(&config)
+        .assert()
+        .code(2);
+    // A board that is not one: named in the message.
+    let out = arena()
+        .args(["check-engine", "--boards", "{game: awale, pits: 1}", "--"])
+        .arg(engine("random"))
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(
+        String::from_utf8_lossy(&out).contains("--boards `{game: awale, pits: 1}`"),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+    arena()
+        .args(["check-engine", "--boards", "config", "--"])
+        .arg(engine("random"))
         .assert()
         .code(2);
 }

@@ -431,3 +431,106 @@ fn the_adapter_names_what_it_cannot_load() {
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(stderr.contains("unknown directions `east`"), "{stderr}");
 }
+
+#[test]
+fn check_engine_plays_library_players_from_the_start_with_a_process_per_game() {
+    let dir = Dir::new();
+    let random = compile(&dir.path(""), "random", "random", "clockwise", true);
+    let crasher = compile(&dir.path(""), "crasher", "crasher", "clockwise", true);
+    let stateful = compile(&dir.path(""), "stateful", "stateful", "west3", true);
+    let config = dir.write(
+        "class.yaml",
+        &format!(
+            "time_control: {{ movetime_ms: 100 }}
+boards: [{{ game: amazons, width: 6 }}]
+engines:
+  - {{ name: lib-random, library: {random}, directions: clockwise }}
+  - {{ name: crasher, library: {crasher}, directions: clockwise }}
+  - {{ name: stateful, library: {stateful}, directions: west3 }}
+  - {{ name: stateful-kept, library: {stateful}, directions: west3, restart: on_failure }}
+output: {out}
+",
+            random = random.display(),
+            crasher = crasher.display(),
+            stateful = stateful.display(),
+            out = dir.path("out").display()
+        ),
+    );
+    let out = arena()
+        .args([
+            "check-engine",
+            "--all",
+            "--quick",
+            "--json",
+            "--margin",
+            "1000",
+        ])
+        .arg("--config")
+        .arg(&config)
+        .output()
+        .expect("run arena check-engine");
+    assert_eq!(out.status.code(), Some(1), "crasher fails");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let verdicts = |engine: &str| -> Vec<(String, String)> {
+        let report = json
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["engine"] == engine)
+            .unwrap_or_else(|| panic!("no report for {engine}"));
+        report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["name"].as_str().unwrap().to_owned(),
+                    c["verdict"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let failed = |engine: &str| -> Vec<String> {
+        verdicts(engine)
+            .into_iter()
+            .filter(|(_, v)| v == "fail")
+            .map(|(n, _)| n)
+            .collect()
+    };
+    // A library cannot be given a mid-game position: the battery plays it whole games from the
+    // start, and a correct player passes every check on every shape.
+    assert_eq!(failed("lib-random"), Vec::<String>::new());
+    let random_checks = verdicts("lib-random");
+    for shape in ["square-10", "donut-9", "clover-10", "eight-8"] {
+        let name = format!("positions amazons-{shape}");
+        assert!(
+            random_checks.contains(&(name.clone(), "pass".into())),
+            "{name}: {random_checks:?}"
+        );
+    }
+    // Crashing on its third move, in a fresh process per game: every game-playing check fails,
+    // and nothing is skipped, since each game gets a new process as in a tournament.
+    let crashed = failed("crasher");
+    assert!(
+        crashed.contains(&"positions amazons-eight-8".to_owned()),
+        "{crashed:?}"
+    );
+    assert!(crashed.contains(&"second game".to_owned()), "{crashed:?}");
+    assert!(!verdicts("crasher").iter().any(|(_, v)| v == "skipped"));
+    // State kept across games is harmless with the default fresh process per game, and fatal
+    // when the config keeps the process (`restart: on_failure`).
+    assert_eq!(failed("stateful"), Vec::<String>::new());
+    assert_eq!(
+        failed("stateful-kept").len(),
+        1,
+        "{:?}",
+        verdicts("stateful-kept")
+    );
+    let csv = fs::read_to_string(dir.path("out/check-engines.csv")).unwrap();
+    assert_eq!(
+        csv.lines()
+            .filter(|l| l.starts_with("stateful-kept,"))
+            .count(),
+        verdicts("stateful-kept").len()
+    );
+}
