@@ -42,7 +42,11 @@ def run_tournament(boards, engines, rounds, concurrency, time_control="{ depth: 
         ]
         lines += ["  - %s" % b for b in boards]
         lines.append("engines:")
-        lines += ["  - { name: %s, command: %s }" % (n, engine(c)) for n, c in engines]
+        # An engine is a binary of target/release, with arguments after a space.
+        for n, c in engines:
+            program, *args = c.split()
+            extra_args = ", args: [%s]" % ", ".join(args) if args else ""
+            lines.append("  - { name: %s, command: %s%s }" % (n, engine(program), extra_args))
         lines.append("output: %s" % os.path.join(tmp, "out"))
         lines.append(extra)
         config = os.path.join(tmp, "bench.yaml")
@@ -98,6 +102,16 @@ def mean_position_line(records):
             count += 1
             length += len(mv) + (len(" moves ") if k == 0 else 1)
     return total / max(count, 1)
+
+
+def marginal(boards, engines, rounds, few):
+    """Games-alone cost a move: the wall of `rounds` rounds minus that of `few` rounds (start-up,
+    handshakes, the final reports and the last game's quit cancel out), over the extra moves.
+    Returns (µs a move for the games alone, µs a move for the whole command, full run)."""
+    full = median_of(lambda: run_tournament(boards, engines, rounds, 1))
+    short = median_of(lambda: run_tournament(boards, engines, few, 1))
+    games = (full["wall"] - short["wall"]) * 1e6 / (full["moves"] - short["moves"])
+    return games, full["wall"] * 1e6 / full["moves"], full
 
 
 def criterion(bench):
@@ -157,6 +171,36 @@ def main():
     # Every later figure is stated next to the floor of this same run: the floor itself moves
     # by tens of percent between runs on a shared 2-core VM.
     floor = "Pipe floor of this run: %.1f µs wall, %.1f µs CPU a round trip.\n" % (base_wall, base_cpu)
+
+    # Issue 17's targets: engines that cost nothing, so the runner alone stands against the floor.
+    say("## The runner alone against the floor\n")
+    say("Engines that do no work: `pingpong engine A` answers `bestmove A` to every `go` without "
+        "reading the position (any colour is legal in Seven Colors), on 10×10 random boards capped at "
+        "300 plies; and `instant` on Awale 6 (which does parse and generate moves). Games alone: the "
+        "wall of 100 rounds minus that of 10 rounds, over the extra moves; whole command: the wall of "
+        "the 100-round run (start-up, handshakes, report.html and results.xlsx included) over its "
+        "moves. The floor: `pingpong drive` with the same number of round trips and the run's mean "
+        "`position` line, measured right after. Concurrency 1.\n")
+    rows = []
+    cases = [
+        ("Seven Colors 10×10, 300 plies, `pingpong engine A`",
+         "{ game: seven_colors, size: 10, layout: random, max_plies: 300 }",
+         [("a", "pingpong engine A"), ("b", "pingpong engine A")]),
+        ("Awale 6, `instant`", "{ game: awale, pits: 6 }",
+         [("a", "instant"), ("b", "instant")]),
+    ]
+    for label, board, engines in cases:
+        games_us, whole_us, full = marginal([board], engines, 100, 10)
+        line = mean_position_line(full["records"])
+        floor_runs = [pingpong(int(full["moves"]), int(line), len("bestmove A") + 1) for _ in range(RUNS)]
+        floor_wall = statistics.median(b["wall_us"] for b in floor_runs)
+        rows.append([label, int(full["moves"]), "%.0f" % line, "%.1f" % floor_wall,
+                     "%.1f (%.2f×)" % (games_us, games_us / floor_wall),
+                     "%.1f (%.2f×)" % (whole_us, whole_us / floor_wall),
+                     "%.1f" % full["cpu_us_move"]])
+    say(table(["case", "moves", "mean position line (bytes)", "floor wall (µs)",
+               "games alone (µs a move)", "whole command (µs a move)", "runner CPU (µs a move)"], rows))
+    say("\nTargets (issue 17): games alone ≤ 1.3× the floor, whole command ≤ 1.5×.\n")
 
     # Throughput.
     say("## Throughput: Seven Colors 30×30, greedy vs random-available\n")

@@ -5,6 +5,11 @@
 //! of POSITION_BYTES and a `go` line in one write, then reads one reply line of REPLY_BYTES. It prints the
 //! wall time and its own CPU time per round trip, in µs. Nothing else happens: no parsing, no
 //! rules, no clock.
+//!
+//! `pingpong engine MOVE` is the matching engine: a minimal UGI engine for every game that
+//! answers `bestmove MOVE` to every `go` without reading the position (Seven Colors accepts any
+//! colour, so `A` is always legal there). With it, a tournament's wall time is the runner's
+//! own cost plus the same pipe round trips as `drive`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -28,6 +33,34 @@ fn serve(reply_bytes: usize) {
                 break;
             }
         } else if line == "quit" {
+            break;
+        }
+    }
+}
+
+fn engine(mv: &str) {
+    let reply = format!("bestmove {mv}\n");
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let answer = if line.starts_with("go") {
+            reply.as_str()
+        } else if line == "isready" {
+            "readyok\n"
+        } else if line == "ugi" {
+            "id name pingpong\noption name UGI_Variant type combo default seven_colors \
+             var seven_colors var amazons var awale\nugiok\n"
+        } else if line == "quit" {
+            break;
+        } else {
+            continue;
+        };
+        if out
+            .write_all(answer.as_bytes())
+            .and_then(|()| out.flush())
+            .is_err()
+        {
             break;
         }
     }
@@ -80,6 +113,9 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("serve") => serve(number(1, 16)),
         Some("drive") => drive(number(1, 10_000), number(2, 100), number(3, 16)),
-        _ => eprintln!("usage: pingpong drive ROUNDS POSITION_BYTES REPLY_BYTES"),
+        Some("engine") => engine(args.get(1).map_or("A", String::as_str)),
+        _ => eprintln!(
+            "usage: pingpong drive ROUNDS POSITION_BYTES REPLY_BYTES | pingpong engine MOVE"
+        ),
     }
 }

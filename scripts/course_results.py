@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Rewrites the measured tables of docs/course-results.md from arena's output directories.
+
+Usage: course_results.py PAGE RESULTS_DIR
+
+Reads RESULTS_DIR/<config>/pairs.csv (scope `all`) for every configs/course/<config>.yaml and
+RESULTS_DIR/sweep-<size>/pairs.csv for the board-size sweep, and replaces the text between the
+`<!-- table:begin -->`/`<!-- table:end -->` and `<!-- sweep:begin -->`/`<!-- sweep:end -->`
+markers of PAGE (and `switch` for RESULTS_DIR/switch-<percent>). Standard library only.
+"""
+
+import csv
+import math
+import sys
+from pathlib import Path
+
+# (config, published figure, published points of the first engine, published games)
+# A published pair of numbers sums to the games played, as points do when a draw gives each side
+# half: a figure is compared with arena's points (wins + draws/2), not its wins (see the page).
+ROWS = [
+    ("greedy_vs_random_available", "greedy 95,543 – random-available 4,457 (100,000 games, random boards)", 95543, 100000),
+    ("greedy_vs_random_available_diagonal", "greedy 50,038 – random-available 49,962 (100,000 games, anti-diagonal board); 48–52 over 100", 50038, 100000),
+    ("hybrid_vs_greedy", "hybrid 67 – greedy 33 (100 games)", 67, 100),
+    ("hybrid_vs_hegemonic", "hybrid 72 – hegemonic 28 (100 games)", 72, 100),
+    ("random_vs_random_available", "no figure", None, None),
+    ("hegemonic_vs_greedy", "no figure", None, None),
+    ("foresight_vs_greedy", "no figure", None, None),
+]
+
+SWEEP_SIZES = [8, 9, 10, 11, 12, 13]
+
+
+def pair_row(directory):
+    """The `all` row of DIR/pairs.csv as a dict, or None when the run is missing."""
+    path = Path(directory) / "pairs.csv"
+    if not path.exists():
+        return None
+    with path.open(newline="") as f:
+        for row in csv.DictReader(f):
+            if row["scope"] == "all":
+                return row
+    return None
+
+
+def score_of_elo(elo):
+    return 100.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def fmt_elo(row):
+    if not row["elo_diff"]:
+        return "unbounded"
+    low = row["ci_low"] or "−∞"
+    high = row["ci_high"] or "+∞"
+    return f"{float(row['elo_diff']):+.1f} [{low}, {high}]"
+
+
+def fmt_score(row):
+    """Score (%) with the 95% interval mapped from the Elo interval (pentanomial)."""
+    score = 100 * points(row)[0]
+    if row["ci_low"] and row["ci_high"]:
+        low = score_of_elo(float(row["ci_low"]))
+        high = score_of_elo(float(row["ci_high"]))
+        return f"{score:.2f}% [{low:.2f}, {high:.2f}]"
+    return f"{score:.2f}%"
+
+
+def points(row):
+    """The first engine's points per game (0..1) and their per-game variance (trinomial)."""
+    n = int(row["games"])
+    wins, draws = int(row["wins_a"]), int(row["draws"])
+    mean = (wins + draws / 2) / n
+    return mean, (wins + draws / 4) / n - mean * mean
+
+
+def agreement(row, published, games):
+    """Two-sample z-test of arena's points per game against the published share (5% level);
+    the published figure's variance is binomial, as it gives no draws."""
+    if published is None:
+        return "—"
+    n = int(row["games"])
+    p_arena, var_arena = points(row)
+    p_pub = published / games
+    se = math.sqrt(var_arena / n + p_pub * (1 - p_pub) / games)
+    z = (p_arena - p_pub) / se
+    verdict = "yes" if abs(z) < 1.96 else "**no**"
+    return f"{verdict}: {100 * p_arena:.2f}% vs {100 * p_pub:.2f}% (z = {z:+.2f})"
+
+
+def table(results):
+    lines = [
+        "| figure as published | config | arena: W-D-L (first engine) | score, 95% interval | Elo difference, 95% interval | agrees? |",
+        "|---|---|---|---|---|---|",
+    ]
+    for config, figure, wins, games in ROWS:
+        row = pair_row(results / config)
+        link = f"[{config}](../configs/course/{config}.yaml)"
+        if row is None:
+            lines.append(f"| {figure} | {link} | not run | | | |")
+            continue
+        wdl = f"{int(row['wins_a']):,}-{int(row['draws']):,}-{int(row['losses_a']):,} ({row['engine_a']} vs {row['engine_b']}, {int(row['games']):,} games)"
+        lines.append(
+            f"| {figure} | {link} | {wdl} | {fmt_score(row)} | {fmt_elo(row)} | {agreement(row, wins, games)} |"
+        )
+    return "\n".join(lines)
+
+
+def sweep(results):
+    lines = [
+        "| size | games | greedy W-D-L | greedy wins | greedy points |",
+        "|---|---|---|---|---|",
+    ]
+    for size in SWEEP_SIZES:
+        row = pair_row(results / f"sweep-{size}")
+        if row is None:
+            lines.append(f"| {size}×{size} | not run | | | |")
+            continue
+        n = int(row["games"])
+        wins = int(row["wins_a"])
+        lines.append(
+            f"| {size}×{size} | {n:,} | {wins:,}-{int(row['draws']):,}-{int(row['losses_a']):,} | {100 * wins / n:.2f}% | {100 * points(row)[0]:.2f}% |"
+        )
+    return "\n".join(lines)
+
+
+SWITCH_PERCENTS = [50, 70, 80, 85, 90, 95]
+
+
+def switch(results):
+    lines = [
+        "| hybrid switches to greedy below | games | hybrid W-D-L | hybrid points, 95% interval |",
+        "|---|---|---|---|",
+    ]
+    for percent in SWITCH_PERCENTS:
+        row = pair_row(results / f"switch-{percent}")
+        label = f"{percent}% neutral" + (" (default)" if percent == 85 else "")
+        if row is None:
+            lines.append(f"| {label} | not run | | |")
+            continue
+        lines.append(
+            f"| {label} | {int(row['games']):,} | {int(row['wins_a']):,}-{int(row['draws']):,}-{int(row['losses_a']):,} | {fmt_score(row)} |"
+        )
+    return "\n".join(lines)
+
+
+def replace(text, marker, body):
+    begin, end = f"<!-- {marker}:begin -->", f"<!-- {marker}:end -->"
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n{body}\n{end}{tail}"
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    page, results = Path(sys.argv[1]), Path(sys.argv[2])
+    text = page.read_text()
+    text = replace(text, "table", table(results))
+    text = replace(text, "sweep", sweep(results))
+    text = replace(text, "switch", switch(results))
+    page.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
