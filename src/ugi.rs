@@ -2,9 +2,9 @@
 //! so that a Rust engine is only its strategy.
 //!
 //! The loop handles `ugi` (declaring the games and options), `setoption` (including
-//! `UGI_Variant` and `Seed`), `isready` at any time (answered by the input thread, even during a
-//! search), `uginewgame`, `position`, `go` in every form (turned into a deadline and limits),
-//! `stop` and `quit`.
+//! `UGI_Variant` and `Seed`), `isready` at any time (during a search, answered when the search
+//! next calls [`Search::should_stop`]), `uginewgame`, `position`, `go` in every form (turned
+//! into a deadline and limits), `stop` and `quit`. One thread does it all (see `input.rs`).
 //!
 //! ```no_run
 //! use arena::games::{AnyPosition, GameKind};
@@ -25,11 +25,8 @@
 //! }
 //! ```
 
-use std::io::{self, BufRead, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::thread;
+use std::cell::RefCell;
+use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use crate::games::{AnyPosition, GameKind, Side};
@@ -37,7 +34,9 @@ use crate::protocol::{self, BestMove, Command, Go, Info, OptionDecl, Reply};
 use crate::seed::{self, SeededRng};
 
 mod incremental;
+mod input;
 use incremental::PositionCache;
+use input::Input;
 
 /// A strategy behind the protocol loop.
 pub trait Engine {
@@ -82,15 +81,17 @@ pub struct Search<'a> {
     pub depth: Option<u32>,
     /// Node limit from `go nodes`.
     pub nodes: Option<u64>,
-    stop: &'a AtomicBool,
+    input: &'a RefCell<Input>,
     /// The engine's generator, seeded from the `Seed` option at each `uginewgame`.
     pub rng: &'a mut SeededRng,
 }
 
 impl Search<'_> {
     /// Whether the search must return now: `stop` or `quit` arrived, or the time is spent.
+    /// Also where stdin is looked at during a search (at most every millisecond): a search
+    /// should call it often, or `isready` and `stop` wait for its end.
     pub fn should_stop(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.input.borrow_mut().stopped() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Whether the search has only time limits (no depth or node limit), so it should deepen
@@ -166,13 +167,16 @@ fn log(text: &str) {
 /// Runs the protocol loop on stdin/stdout until `quit` or the end of stdin.
 ///
 /// # Errors
-/// I/O errors on stdin other than its end.
+/// None at present: a read error on stdin ends the loop like the end of stdin (the runner is
+/// gone). The `Result` lets `main` return it directly.
 pub fn run<E: Engine>(engine: E) -> io::Result<()> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let searching = Arc::new(AtomicBool::new(false));
-    let commands = spawn_reader(Arc::clone(&stop), Arc::clone(&searching));
+    let input = RefCell::new(Input::new());
     let mut session = Session::new(engine);
-    for line in commands {
+    loop {
+        // Not held across the search, which borrows the input itself.
+        let Some(line) = input.borrow_mut().next_line() else {
+            break;
+        };
         let command = match Command::parse(&line) {
             Ok(command) => command,
             Err(e) => {
@@ -186,7 +190,7 @@ pub fn run<E: Engine>(engine: E) -> io::Result<()> {
             Command::NewGame => session.new_game(),
             Command::Position { fen, moves } => session.set_position(&fen, &moves),
             Command::Go(go) => {
-                let best = session.go(&go, &stop, &searching);
+                let best = session.go(&go, &input);
                 send(&Reply::BestMove(
                     best.map_or(BestMove::Resign, BestMove::Move),
                 ));
@@ -197,43 +201,6 @@ pub fn run<E: Engine>(engine: E) -> io::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Starts the thread that reads stdin: it answers `isready` during a search, raises `stop`
-/// (also on `quit`), and passes every other line on, in order. The end of stdin is a `quit`.
-fn spawn_reader(stop: Arc<AtomicBool>, searching: Arc<AtomicBool>) -> mpsc::Receiver<String> {
-    let (lines, commands) = mpsc::channel::<String>();
-    thread::spawn(move || {
-        for line in io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
-            match line.split_whitespace().next() {
-                // Answered here during a search, which must not delay it; otherwise in
-                // order by the main loop, once every earlier command is done.
-                Some("isready") if searching.load(Ordering::SeqCst) => send(&Reply::ReadyOk),
-                Some("stop") => stop.store(true, Ordering::Relaxed),
-                // Cleared here, in line order, so a `stop` sent after this `go` is never
-                // lost, however late the main loop starts the search.
-                Some("go") => {
-                    stop.store(false, Ordering::Relaxed);
-                    if lines.send(line).is_err() {
-                        return;
-                    }
-                }
-                Some("quit") => {
-                    stop.store(true, Ordering::Relaxed);
-                    let _ = lines.send(line);
-                    return;
-                }
-                _ => {
-                    if lines.send(line).is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-        let _ = lines.send("quit".to_owned());
-    });
-    commands
 }
 
 /// The engine's state between commands: the game chosen by `UGI_Variant`, the seed and the
@@ -332,7 +299,7 @@ impl<E: Engine> Session<E> {
 
     /// `go`: searches the position under the command's limits; `None` (resign) without a
     /// playable position.
-    fn go(&mut self, go: &Go, stop: &AtomicBool, searching: &AtomicBool) -> Option<String> {
+    fn go(&mut self, go: &Go, input: &RefCell<Input>) -> Option<String> {
         let start = Instant::now();
         match self.position.position() {
             Some(pos) if pos.outcome().is_none() => {
@@ -349,13 +316,11 @@ impl<E: Engine> Session<E> {
                     } else {
                         None
                     },
-                    stop,
+                    input,
                     rng: &mut self.rng,
                 };
-                searching.store(true, Ordering::SeqCst);
-                let best = self.engine.search(pos, &mut search);
-                searching.store(false, Ordering::SeqCst);
-                best
+                input.borrow_mut().start_search();
+                self.engine.search(pos, &mut search)
             }
             _ => {
                 log("no playable position was set");
