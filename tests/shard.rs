@@ -9,9 +9,28 @@ use std::path::{Path, PathBuf};
 
 use util::{Dir, arena, engine, read_games, without_timing};
 
+/// Two engines and an SPRT between them.
+fn sprt_config(dir: &Dir) -> PathBuf {
+    dir.write(
+        "sprt.yaml",
+        &format!(
+            "seed: 1
+time_control: {{ depth: 1 }}
+boards: [ {{ game: awale, pits: 6 }} ]
+engines:
+  - {{ name: random, command: {} }}
+  - {{ name: greedy, command: {} }}
+sprt: {{ elo0: 0, elo1: 10 }}
+",
+            engine("random"),
+            engine("greedy")
+        ),
+    )
+}
+
 /// 2 boards × 3 engine pairs × 2 rounds = 12 game pairs, 24 games; depth-limited, so every
 /// game is the same in every run.
-fn config(dir: &Dir, name: &str, seed: u64, extra: &str) -> PathBuf {
+fn config(dir: &Dir, name: &str, seed: u64) -> PathBuf {
     dir.write(
         &format!("{name}.yaml"),
         &format!(
@@ -26,7 +45,7 @@ engines:
   - {{ name: random, command: {random} }}
   - {{ name: greedy, command: {greedy} }}
   - {{ name: alphabeta, command: {alphabeta}, options: {{ Width: 4, RootWidth: 8 }} }}
-{extra}",
+",
             random = engine("random"),
             greedy = engine("greedy"),
             alphabeta = engine("alphabeta"),
@@ -81,7 +100,7 @@ fn play_shards(dir: &Dir, cfg: &Path) -> Vec<PathBuf> {
 #[test]
 fn shards_merge_to_the_single_run() {
     let dir = Dir::new();
-    let cfg = config(&dir, "t", 3, "");
+    let cfg = config(&dir, "t", 3);
     let single = dir.path("single");
     run(&cfg, &single, &["-j", "2"]).success();
     let shards = play_shards(&dir, &cfg);
@@ -133,7 +152,7 @@ fn merged_files_are_byte_identical_to_the_run_whose_games_the_shards_hold() {
     // keeps its own rows (setting the others aside) and plays nothing; the merge must then
     // give back the single run's files byte for byte, timing columns included.
     let dir = Dir::new();
-    let cfg = config(&dir, "t", 5, "");
+    let cfg = config(&dir, "t", 5);
     let single = dir.path("single");
     run(&cfg, &single, &["-j", "2"]).success();
     let mut shards = Vec::new();
@@ -163,7 +182,7 @@ fn merged_files_are_byte_identical_to_the_run_whose_games_the_shards_hold() {
 #[test]
 fn a_shard_directory_resumes_only_as_its_shard() {
     let dir = Dir::new();
-    let cfg = config(&dir, "t", 3, "");
+    let cfg = config(&dir, "t", 3);
     let out = dir.path("s");
     run(&cfg, &out, &["--shard", "1/3"]).success();
     let hash = read(&out.join("config.hash"));
@@ -196,7 +215,7 @@ fn a_shard_directory_resumes_only_as_its_shard() {
     // Bad K/N, and SPRT, which cannot be split.
     let e = stderr(&run(&cfg, &dir.path("x"), &["--shard", "3/3"]).code(2));
     assert!(e.contains("0 <= K < N"), "{e}");
-    let sprt = config(&dir, "sprt", 3, "sprt: { elo0: 0, elo1: 10 }\n");
+    let sprt = sprt_config(&dir);
     let e = stderr(&run(&sprt, &dir.path("y"), &["--shard", "0/2"]).code(2));
     assert!(e.contains("`sprt` cannot be split"), "{e}");
 }
@@ -204,12 +223,12 @@ fn a_shard_directory_resumes_only_as_its_shard() {
 #[test]
 fn merge_refuses_mixed_configs_duplicates_and_gaps() {
     let dir = Dir::new();
-    let cfg = config(&dir, "t", 3, "");
+    let cfg = config(&dir, "t", 3);
     let shards = play_shards(&dir, &cfg);
     let merged = dir.path("merged");
 
     // Another seed.
-    let other = config(&dir, "o", 4, "");
+    let other = config(&dir, "o", 4);
     let foreign = dir.path("foreign-1");
     run(&other, &foreign, &["--shard", "1/3"]).success();
     let e = stderr(
@@ -302,7 +321,7 @@ fn merge_refuses_mixed_configs_duplicates_and_gaps() {
 #[test]
 fn slurm_writes_array_and_merge_scripts() {
     let dir = Dir::new();
-    let cfg = config(&dir, "t", 3, "");
+    let cfg = config(&dir, "t", 3);
     let out = dir.path("cluster");
     let a = arena()
         .arg("slurm")
@@ -345,7 +364,7 @@ fn slurm_writes_array_and_merge_scripts() {
     );
     assert!(merge.contains(&format!("--output '{}'", out.join("merged").display())));
     // SPRT cannot be sharded; without sbatch, --submit fails with a clear message.
-    let sprt = config(&dir, "sprt", 3, "sprt: { elo0: 0, elo1: 10 }\n");
+    let sprt = sprt_config(&dir);
     arena()
         .arg("slurm")
         .arg(&sprt)
