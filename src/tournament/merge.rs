@@ -413,9 +413,10 @@ fn check_rows(shards: &[ShardDir], given: &[PathBuf], schedule: &Schedule) -> Ve
                 |d| d.display().to_string(),
             );
             text.push_str(&format!(
-                "\n  shard {shard} ({place}): {} game(s), ids {}; `arena run CONFIG --shard {shard} --output DIR` (on Slurm: `sbatch --array={k} shards.sbatch`)",
+                "\n  shard {shard} ({place}): {} game(s), ids {}; `arena run CONFIG --seed {seed} --shard {shard} --output DIR` (on Slurm: `sbatch --array={k} shards.sbatch`)",
                 ids.len(),
-                shard::ranges(ids, 12)
+                shard::ranges(ids, 12),
+                seed = first.seed.unwrap_or_default(),
             ));
         }
         problems.push(text);

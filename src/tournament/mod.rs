@@ -5,6 +5,10 @@
 //! what the output directory holds ([`resume`]) → build the schedule → keep the rows that
 //! belong to it → play the rest on the worker pool → write games.csv, ratings and the summary.
 //! Prints progress and the summary (stderr and stdout); knows no game's rules.
+//!
+//! A run may play one shard of the schedule ([`shard`], `--shard K/N`); [`merge`] joins shards
+//! and writes the result files through [`outputs`], as a run does; [`slurm`] writes and submits
+//! the job array that plays the shards on a cluster.
 
 pub mod merge;
 pub mod outputs;
