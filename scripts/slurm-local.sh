@@ -25,7 +25,7 @@ die() { echo "slurm-local: $*" >&2; exit 1; }
 
 pids() {
   for f in "$STATE"/slurmd.pid "$STATE"/slurmctld.pid "$STATE"/munged.pid; do
-    [ -s "$f" ] && cat "$f"
+    [ -s "$f" ] && cat "$f" 2>/dev/null
   done
   return 0
 }

@@ -219,8 +219,8 @@ fn per_game_files(shards: &[&Path], out: &Path) -> Result<(), String> {
         let Ok(entries) = fs::read_dir(dir.join("logs").join("games")) else {
             continue;
         };
-        fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
         for entry in entries.flatten() {
+            fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
             let to = logs.join(entry.file_name());
             let _ = fs::remove_file(&to);
             if fs::hard_link(entry.path(), &to).is_err() {
