@@ -80,6 +80,71 @@ pub enum Commands {
         Exit codes: 0 no check failed (warnings allowed), 1 a check failed, 2 bad usage."
     )]
     CheckEngine(CheckEngineArgs),
+    /// Joins the output directories of a tournament's shards (`arena run --shard K/N`) into
+    /// the files a single run writes, after checking they are one tournament with no game
+    /// duplicated or missing.
+    #[command(
+        after_help = "Example:\n  arena merge results/class/shard-0 results/class/shard-1 results/class/shard-2 --output results/class/merged\n\n\
+        Exit codes: 0 done, 1 shards of different configs, duplicated or missing games (the shards \
+        to re-run are named), 2 bad usage."
+    )]
+    Merge(MergeArgs),
+    /// Writes Slurm batch scripts that play a tournament as a job array (one task per shard)
+    /// and merge the shards afterwards; with --submit, submits them.
+    #[command(
+        after_help = "Example:\n  arena slurm configs/class.yaml --shards 8 --cpus-per-task 4 --time 02:00:00 --submit\n\n\
+        Writes OUTPUT/slurm/shards.sbatch and merge.sbatch; shards go to OUTPUT/shard-K, the merge \
+        to OUTPUT/merged. See docs/cluster.md.\n\
+        Exit codes: 0 done, 1 sbatch failed, 2 bad usage or config."
+    )]
+    Slurm(SlurmArgs),
+}
+
+/// Arguments of `arena merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' output directories.
+    #[arg(required = true, value_name = "SHARD_DIR")]
+    pub shards: Vec<PathBuf>,
+    /// Directory for the merged files.
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// Replace results in the output directory that no `arena merge` wrote.
+    #[arg(long)]
+    pub force: bool,
+    /// No summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Arguments of `arena slurm`.
+#[derive(Debug, Args)]
+pub struct SlurmArgs {
+    /// The tournament config (YAML).
+    pub config: PathBuf,
+    /// Number of shards: array tasks `0..N-1`.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub shards: u32,
+    /// Slurm partition of the jobs (default: the cluster's).
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// Time limit of each task and of the merge, `HH:MM:SS` (default: the partition's).
+    #[arg(long)]
+    pub time: Option<String>,
+    /// CPUs of each task, and its games at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub cpus_per_task: u32,
+    /// Output directory, overriding the config's (shards in OUTPUT/shard-K, merge in
+    /// OUTPUT/merged, scripts and logs in OUTPUT/slurm).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Master seed, overriding the config's (default: the config's, else drawn now, so every
+    /// shard uses the same).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Submit the array and the merge with sbatch.
+    #[arg(long)]
+    pub submit: bool,
 }
 
 /// Arguments of `arena sprt`.
@@ -131,6 +196,10 @@ pub struct RunArgs {
     /// Delete the results of a different config in the output directory and start fresh.
     #[arg(long)]
     pub force: bool,
+    /// Play only shard K of N (0 <= K < N): its game pairs, dealt evenly; join the shards with
+    /// `arena merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<crate::tournament::shard::Shard>,
 }
 
 /// Arguments of `arena check`.

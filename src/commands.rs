@@ -223,6 +223,40 @@ pub fn run(args: &RunArgs) -> ExitCode {
                 quiet: args.quiet,
                 log_protocol: args.log_protocol,
                 seed_given,
+                shard: args.shard,
+            },
+        )
+    })())
+}
+
+/// `arena merge`: see [`tournament::merge`].
+pub fn merge(args: &crate::cli::MergeArgs) -> ExitCode {
+    finish(tournament::merge::merge(&tournament::merge::MergeOptions {
+        shards: args.shards.clone(),
+        output: args.output.clone(),
+        force: args.force,
+        quiet: args.quiet,
+    }))
+}
+
+/// `arena slurm`: see [`tournament::slurm`].
+pub fn slurm(args: &crate::cli::SlurmArgs) -> ExitCode {
+    finish((|| {
+        let overrides = config::Overrides {
+            seed: args.seed,
+            concurrency: None,
+            output: args.output.clone(),
+        };
+        let plan = load_plan(&args.config, &overrides)?;
+        tournament::slurm::slurm(
+            &plan,
+            &tournament::slurm::SlurmOptions {
+                config: args.config.clone(),
+                shards: args.shards,
+                partition: args.partition.clone(),
+                time: args.time.clone(),
+                cpus_per_task: args.cpus_per_task,
+                submit: args.submit,
             },
         )
     })())

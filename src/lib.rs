@@ -10,7 +10,8 @@
 //! - [`schedule`]: every game expanded up front from the config and seed.
 //! - [`engine`]: live engine processes; [`referee`]: one game between two of them.
 //! - [`runner`]: the worker pool; [`record`]: a finished game; [`tournament`]: a whole run,
-//!   from plan to result files (shared by `run` and `check`).
+//!   from plan to result files (shared by `run` and `check`), its shards, their merge and
+//!   the Slurm job array that plays them.
 //! - [`rating`]: Bradley–Terry and pentanomial maths; [`standings`]: per-scope tables.
 //! - [`import`]: games from CSV and PGN files of arena or other tools, for `arena ratings`.
 //! - [`player_library`]: course Amazons players built as shared libraries (config form, adapter).

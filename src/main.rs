@@ -19,5 +19,7 @@ fn main() -> ExitCode {
         Commands::Report(args) => commands::report(args),
         Commands::Sprt(args) => commands::sprt(args),
         Commands::CheckEngine(args) => arena::check_engine::command(args),
+        Commands::Merge(args) => commands::merge(args),
+        Commands::Slurm(args) => commands::slurm(args),
     }
 }

@@ -5,8 +5,16 @@
 //! what the output directory holds ([`resume`]) → build the schedule → keep the rows that
 //! belong to it → play the rest on the worker pool → write games.csv, ratings and the summary.
 //! Prints progress and the summary (stderr and stdout); knows no game's rules.
+//!
+//! A run may play one shard of the schedule ([`shard`], `--shard K/N`); [`merge`] joins shards
+//! and writes the result files through [`outputs`], as a run does; [`slurm`] writes and submits
+//! the job array that plays the shards on a cluster.
 
+pub mod merge;
+pub mod outputs;
 pub mod resume;
+pub mod shard;
+pub mod slurm;
 mod sprt_run;
 
 use std::collections::BTreeSet;
@@ -23,7 +31,6 @@ use crate::protocol;
 use crate::report::{files, progress::Progress, summary};
 use crate::runner::{self, Event, Tournament};
 use crate::schedule::{self, Entrants, Schedule};
-use crate::standings;
 
 use resume::{Compatibility, Plays, Previous};
 
@@ -462,13 +469,17 @@ pub fn command_line(e: &config::PlanEngine) -> String {
         .join(" ")
 }
 
-/// FNV-1a over the resolved config (without the keys that change no game) and the plays.
-fn config_hash(plan: &Plan, plays: &Plays) -> String {
+/// FNV-1a over the resolved config (without the keys that change no game), the plays and the
+/// shard (`--shard K/N`), so two shards of one tournament have different hashes.
+fn config_hash(plan: &Plan, plays: &Plays, shard: Option<shard::Shard>) -> String {
     let mut config = plan.config.clone();
     config.concurrency = None;
     config.output = None;
-    let text = serde_yaml::to_string(&config).unwrap_or_default()
+    let mut text = serde_yaml::to_string(&config).unwrap_or_default()
         + &serde_yaml::to_string(plays).unwrap_or_default();
+    if let Some(s) = shard {
+        text.push_str(&format!("shard: {s}\n"));
+    }
     let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
@@ -486,6 +497,8 @@ pub struct RunOptions {
     pub log_protocol: bool,
     /// The seed was given (config or `--seed`); otherwise a resumed run takes the recorded one.
     pub seed_given: bool,
+    /// Play only this shard's games (`--shard K/N`, see [`shard`]).
+    pub shard: Option<shard::Shard>,
 }
 
 /// What an output directory's earlier results are, after `--force` or not.
@@ -501,6 +514,7 @@ fn previous_state(plan: &Plan, force: bool) -> Result<Previous, Stop> {
             resume::PLAYS,
             resume::RESOLVED,
             "config.hash",
+            shard::FILE,
             crate::report::sprt::FILE,
         ] {
             let _ = fs::remove_file(out.join(name));
@@ -558,7 +572,22 @@ fn io_stop(out: &Path, what: &str, e: std::io::Error) -> Stop {
 /// [`Stop`] for a config change the output directory cannot take, failed handshakes (without
 /// `on_engine_failure: forfeit`), unwritable files.
 pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
+    if let (Some(s), Some(_)) = (options.shard, &plan.config.sprt) {
+        return Err(Stop::new(
+            BAD_CONFIG,
+            format!(
+                "{}: `sprt` cannot be split into shards (--shard {s}): the test stops the whole run early, which shards on separate machines cannot do; run it without --shard",
+                plan.file.display()
+            ),
+        ));
+    }
     let previous = previous_state(&plan, options.force)?;
+    if previous.has_games {
+        let recorded = shard::recorded(&plan.output).map_err(|e| Stop::new(BAD_CONFIG, e))?;
+        if let Some(why) = shard::resume_conflict(&plan.output, recorded, options.shard) {
+            return Err(Stop::new(BAD_CONFIG, why));
+        }
+    }
     let mut notes = Vec::new();
     if !options.seed_given {
         if let Some(seed) = previous.config.as_ref().and_then(|c| c.seed) {
@@ -574,7 +603,10 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     let log_dir = out.join("logs");
     fs::create_dir_all(log_dir.join("games"))
         .map_err(|e| io_stop(&out, "create the directory", e))?;
-    let prepared = prepare(&plan, Some(&log_dir), previous.plays.as_ref())?;
+    let mut prepared = prepare(&plan, Some(&log_dir), previous.plays.as_ref())?;
+    if let Some(s) = options.shard {
+        prepared.schedule.fixtures = shard::select(&prepared.schedule.fixtures, s);
+    }
     let names = engine_names(&plan);
 
     // Is the directory's content this tournament's?
@@ -698,7 +730,7 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         files::rewrite_games(&games_path, &records)
             .map_err(|e| Stop::new(FAILED, e.to_string()))?;
     }
-    let hash = config_hash(&plan, &prepared.plays);
+    let hash = config_hash(&plan, &prepared.plays, options.shard);
     let write = |name: &str, text: String| {
         fs::write(out.join(name), text).map_err(|e| io_stop(&out, &format!("write {name}"), e))
     };
@@ -717,6 +749,7 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         resume::PLAYS,
         serde_yaml::to_string(&known).unwrap_or_default(),
     )?;
+    shard::record(&out, options.shard).map_err(|e| io_stop(&out, "write shard.yaml", e))?;
 
     // SPRT: the games so far give the LLR; a decided test starts no new game.
     let mut sprt = match sprt_run::start(&plan, &out, &records) {
@@ -832,18 +865,7 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         .iter()
         .map(|r| u64::from(r.plies))
         .sum();
-    // In id order, as games.csv: `arena ratings` on that file then writes the same files.
-    records.sort_by_key(|r| r.game_id);
-    let anchor = plan
-        .config
-        .anchor
-        .as_ref()
-        .map(|a| (a.engine.as_str(), a.elo));
-    let table = standings::compute(&records, &names, anchor, plan.confidence);
-    files::write_ratings(&out, &plan.name, &records, &table, plan.confidence)
-        .map_err(|e| Stop::new(FAILED, e.to_string()))?;
-    let visual =
-        crate::report::write_visual(&out, &records, &table, plan.confidence, Default::default());
+    let (table, visual) = outputs::write(&out, &outputs::Context::of_plan(&plan), &mut records)?;
     let interrupted = !completed && write_error.is_none();
     if !options.quiet {
         if interrupted {
