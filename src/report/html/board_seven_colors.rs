@@ -157,13 +157,39 @@ pub(crate) fn skeleton(pos: &SevenColors) -> Skeleton {
 }
 
 pub(crate) fn slots(pos: &SevenColors) -> Vec<u32> {
-    let n = pos.size();
-    let mut out: Vec<u32> = (0..n * n).map(|i| cell_value(pos, i)).collect();
-    for (a, b) in edges(n, pos.is_torus()) {
-        out.push(edge_value(
-            a.and_then(|i| pos.owner(i)),
-            b.and_then(|i| pos.owner(i)),
-        ));
+    /// The edge list of the last geometry seen: a report replays every ply of up to 200
+    /// games, mostly on one or two board geometries.
+    type Edges = (
+        usize,
+        bool,
+        std::rc::Rc<Vec<(Option<usize>, Option<usize>)>>,
+    );
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<Edges>> = const { std::cell::RefCell::new(None) };
     }
+    let (n, torus) = (pos.size(), pos.is_torus());
+    let list = LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((size, wrap, list)) if *size == n && *wrap == torus => list.clone(),
+            _ => {
+                let list = std::rc::Rc::new(edges(n, torus));
+                *last = Some((n, torus, list.clone()));
+                list
+            }
+        }
+    });
+    let mut out: Vec<u32> = Vec::with_capacity(n * n + list.len());
+    out.extend((0..n * n).map(|i| cell_value(pos, i)));
+    let owner = |cell: Option<usize>| match cell.map(|i| out[i]) {
+        Some(ZONE_FIRST) => Some(Side::First),
+        Some(ZONE_SECOND) => Some(Side::Second),
+        _ => None,
+    };
+    let edge_values: Vec<u32> = list
+        .iter()
+        .map(|&(a, b)| edge_value(owner(a), owner(b)))
+        .collect();
+    out.extend(edge_values);
     out
 }
