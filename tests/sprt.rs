@@ -156,9 +156,9 @@ fn an_interrupted_sprt_resumes_to_a_decision() {
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
     let status = child.wait().unwrap();
     let partial = read_games(&games).len();
-    if status.code() == Some(130) {
-        assert!(trace(&dir.path("int/sprt.csv")).iter().all(|r| r.2 < r.4));
-    }
+    // Interrupted (130), or already decided (0): a decision can land between the 4th game and
+    // the signal on a loaded machine, and the games in flight then still finish under Ctrl-C.
+    assert!(matches!(status.code(), Some(0 | 130)), "{status:?}");
     let out = arena().arg("run").arg(&path).assert().success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(stdout.contains("H1 accepted"), "{stdout}");
