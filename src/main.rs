@@ -19,5 +19,6 @@ fn main() -> ExitCode {
         Commands::Report(args) => commands::report(args),
         Commands::Sprt(args) => commands::sprt(args),
         Commands::CheckEngine(args) => arena::check_engine::command(args),
+        Commands::Openings(args) => arena::openings::generate::command(args),
     }
 }

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::{AnyPosition, Game, amazons, awale, seven_colors};
+use crate::openings::OpeningsSpec;
 use crate::seed::{self, SeededRng};
 
 /// The games arena knows. Written `seven_colors`, `amazons`, `awale` in configs and protocol.
@@ -70,7 +71,12 @@ pub(crate) trait Variant {
     fn default_max_plies(&self) -> u32;
     /// The start position, before any opening plies.
     fn generate(&self, rng: &mut SeededRng) -> Self::Position;
-    /// The keys every board has: `name`, `max_plies`, `random_opening_plies`.
+    /// Whether a position (an opening of a suite) belongs to this board: same size, shape,
+    /// pits, seeds, rules; the message says what differs.
+    fn fits(&self, pos: &Self::Position) -> Result<(), String>;
+    /// The board's `openings` key, for filling in its digest and loaded suite.
+    fn openings_mut(&mut self) -> &mut Option<OpeningsSpec>;
+    /// The keys every board has: `name`, `max_plies`, `random_opening_plies`, `openings`.
     fn common(&self) -> Common<'_>;
 }
 
@@ -81,6 +87,7 @@ pub(crate) struct Common<'a> {
     pub name: Option<&'a str>,
     pub max_plies: Option<u32>,
     pub random_opening_plies: u32,
+    pub openings: Option<&'a OpeningsSpec>,
 }
 
 /// A board: which game and with which parameters.
@@ -135,6 +142,12 @@ impl BoardSpec {
             if s.common().max_plies == Some(0) {
                 return Err(SpecError("max_plies must be at least 1".into()));
             }
+            // A suite's openings are chosen for balance; random plies after them would undo it.
+            if s.common().openings.is_some() && s.common().random_opening_plies > 0 {
+                return Err(SpecError(
+                    "openings and random_opening_plies exclude each other (add plies to the suite's lines with `moves …`, or make a suite with `arena openings --plies`)".into(),
+                ));
+            }
             Ok(())
         })
     }
@@ -154,6 +167,35 @@ impl BoardSpec {
     /// Random legal plies played from the generated start position.
     pub fn random_opening_plies(&self) -> u32 {
         each_spec!(self, s => s.common().random_opening_plies)
+    }
+
+    /// The board's opening suite (`openings` key), if any.
+    pub fn openings(&self) -> Option<&OpeningsSpec> {
+        each_spec!(self, s => s.common().openings)
+    }
+
+    /// The `openings` key, to fill in what [`crate::openings::load`] read.
+    pub fn openings_mut(&mut self) -> &mut Option<OpeningsSpec> {
+        each_spec!(self, s => s.openings_mut())
+    }
+
+    /// Checks that `pos` is a position of this board (same game, and the game's own check:
+    /// size, shape, pits, seeds, rules).
+    ///
+    /// # Errors
+    /// [`SpecError`] saying what differs.
+    pub fn check_position(&self, pos: &AnyPosition) -> Result<(), SpecError> {
+        let fits = match (self, pos) {
+            (BoardSpec::SevenColors(s), AnyPosition::SevenColors(p)) => s.fits(p),
+            (BoardSpec::Amazons(s), AnyPosition::Amazons(p)) => s.fits(p),
+            (BoardSpec::Awale(s), AnyPosition::Awale(p)) => s.fits(p),
+            _ => Err(format!(
+                "a {} position on a {} board",
+                pos.kind(),
+                self.kind()
+            )),
+        };
+        fits.map_err(|e| SpecError(format!("not a position of board {}: {e}", self.name())))
     }
 
     /// The start position for `seed`: the generated board followed by the random opening plies,
