@@ -433,3 +433,47 @@ fn an_engine_filter_keeps_positions_within_the_bound() {
         stderr(&out)
     );
 }
+
+/// The suites shipped in `openings/`, one per default board of configs/round_robin.yaml and
+/// configs/smoke.yaml: each reads as a suite of its board, 500 distinct openings, and says in
+/// its header which command made it.
+#[test]
+fn shipped_suites_belong_to_their_boards() {
+    let suites = [
+        ("awale-6", "{game: awale, pits: 6}"),
+        ("awale-10", "{game: awale, pits: 10}"),
+        (
+            "seven_colors-random-15",
+            "{game: seven_colors, size: 15, layout: random}",
+        ),
+        (
+            "seven_colors-diagonal-15",
+            "{game: seven_colors, size: 15, layout: diagonal}",
+        ),
+        ("seven_colors-random-10", "{game: seven_colors, size: 10}"),
+        (
+            "amazons-square-6",
+            "{game: amazons, shape: square, width: 6, queens: 4}",
+        ),
+        ("amazons-donut-9", "{game: amazons, shape: donut, width: 9}"),
+    ];
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings");
+    assert_eq!(
+        fs::read_dir(&dir).unwrap().count(),
+        suites.len(),
+        "a suite without a test"
+    );
+    for (name, board) in suites {
+        let file = dir.join(format!("{name}.txt"));
+        let text = fs::read_to_string(&file).unwrap();
+        let board: BoardSpec = serde_yaml::from_str(board).unwrap();
+        assert_eq!(board.name(), name);
+        let suite = arena::openings::parse(&text, name, &board).unwrap();
+        let distinct: BTreeSet<String> = suite.openings.iter().map(|o| o.position.fen()).collect();
+        assert_eq!(distinct.len(), 500, "{name}");
+        assert!(
+            text.contains("# made by: arena openings --board '"),
+            "{name}"
+        );
+    }
+}
