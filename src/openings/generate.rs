@@ -434,7 +434,7 @@ fn run(args: &crate::cli::OpeningsArgs) -> Result<(), (u8, String)> {
             tally.scored, tally.unbalanced, tally.no_score
         ));
     }
-    header.push("one opening a line: a position text (docs/games.md), optionally followed by `moves m1 m2 …`; `#` starts a comment.".into());
+    header.push("one opening a line: a position text (docs/games.md), optionally followed by `moves m1 m2 …`; `#` at the start of a line or after a space starts a comment.".into());
     let text = render(&header, &openings);
     match &args.output {
         Some(path) => {
@@ -456,10 +456,11 @@ mod tests {
         serde_yaml::from_str(yaml).unwrap()
     }
 
-    const BOARDS: [&str; 5] = [
+    const BOARDS: [&str; 6] = [
         "{game: awale, pits: 6}",
         "{game: awale, pits: 4, seeds: 2, grand_slam: capture}",
         "{game: amazons, shape: square, width: 6, queens: 4}",
+        "{game: amazons, shape: donut, width: 6, queens: 4}",
         "{game: seven_colors, size: 6, layout: random}",
         "{game: seven_colors, size: 7, topology: torus}",
     ];

@@ -11,7 +11,8 @@
 //!
 //! File format: one opening a line, a position text of the board (`docs/games.md`, the text of
 //! `position fen …` and of games.csv's `start` column), optionally followed by
-//! `moves m1 m2 …` played from it; `#` starts a comment; blank lines are ignored.
+//! `moves m1 m2 …` played from it; `#` at the start of a line or after a space starts a
+//! comment (a `#` inside a position is an Amazons hole); blank lines are ignored.
 
 pub mod generate;
 
@@ -111,6 +112,19 @@ impl fmt::Display for SuiteError {
     }
 }
 
+/// A line without its comment: from a `#` that starts the line or follows whitespace. A `#`
+/// inside a position text (an Amazons hole) is not a comment.
+fn strip_comment(line: &str) -> &str {
+    let mut previous = None;
+    for (i, c) in line.char_indices() {
+        if c == '#' && previous.is_none_or(char::is_whitespace) {
+            return &line[..i];
+        }
+        previous = Some(c);
+    }
+    line
+}
+
 /// Splits a suite line (comment already removed, trimmed) into its position text and moves.
 fn split_line(content: &str) -> (&str, Vec<&str>) {
     let mut search = 0;
@@ -179,7 +193,7 @@ fn parse_line(content: &str, board: &BoardSpec) -> Result<AnyPosition, String> {
 pub fn parse(text: &str, file: &str, board: &BoardSpec) -> Result<Suite, SuiteError> {
     let mut openings = Vec::new();
     for (i, raw) in text.lines().enumerate() {
-        let content = raw.split('#').next().unwrap_or("").trim();
+        let content = strip_comment(raw).trim();
         if content.is_empty() {
             continue;
         }
@@ -415,6 +429,13 @@ mod tests {
         let donut = board("{game: amazons, shape: donut, width: 6, queens: 4}");
         let start = square.start_position(1).unwrap().fen();
         assert!(parse(&start, "s", &square).is_ok());
+        // Holes are `#` too: only a `#` at the start or after a space is a comment.
+        let holes = donut.start_position(1).unwrap().fen();
+        let suite = parse(&format!("#c\n{holes} # c\n{holes}#x\n"), "s", &donut);
+        assert!(suite.is_err(), "`#x` glued to the text is not a comment");
+        let suite = parse(&format!("#c\n{holes} # c\n {holes}\n"), "s", &donut).unwrap();
+        assert_eq!(suite.openings.len(), 2);
+        assert_eq!(suite.openings[0].position.fen(), holes);
         let err = parse(&start, "s", &donut).unwrap_err();
         assert!(
             err.message.contains("not a hole, but one on a donut board"),
