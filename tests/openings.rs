@@ -185,6 +185,13 @@ fn games_start_from_the_suite_in_order_or_shuffled_reproducibly() {
         ),
         5,
     );
+    let check = arena().arg("check").arg(&cfg).assert().code(0);
+    let shown = String::from_utf8_lossy(&check.get_output().stdout).into_owned();
+    let line = format!(
+        "; openings {} (3 openings, sequential from 2)",
+        suite.display()
+    );
+    assert!(shown.contains(&line), "{shown}");
     arena().arg("run").arg("-q").arg(&cfg).assert().code(0);
     let starts = starts_by_round(&dir.path("seq"));
     let expected: Vec<&String> = [1, 2, 0, 1, 2].iter().map(|&i| &openings[i]).collect();

@@ -201,6 +201,7 @@ impl BoardSpec {
     /// The start position for `seed`: the generated board followed by the random opening plies,
     /// all drawn from one ChaCha8 stream, so the same spec and seed give the same position on
     /// every platform. A draw whose opening ends the game is replaced by the next one.
+    /// A board's `openings` suite is not used here: the schedule takes its starts from it.
     ///
     /// # Errors
     /// [`SpecError`] when the spec is invalid, or when no opening of that length leaves a game

@@ -288,6 +288,21 @@ pub fn resolve_boards(boards: &mut [BoardSpec], base: &Path) -> Result<(), Strin
     Ok(())
 }
 
+impl OpeningsSpec {
+    /// For `arena check`: `openings FILE (N openings, sequential from S)` or `(…, random)`.
+    pub fn describe(&self) -> String {
+        let count = self.suite.as_ref().map_or(0, |s| s.openings.len());
+        let order = match self.order {
+            Order::Sequential => format!("sequential from {}", self.start),
+            Order::Random => "random".into(),
+        };
+        format!(
+            "openings {} ({count} openings, {order})",
+            self.file.display()
+        )
+    }
+}
+
 /// Chooses the opening of each round of one board. Rounds must be asked for in increasing
 /// order for the shuffled order to be computed once per pass (any order gives the same
 /// answers).
