@@ -115,7 +115,7 @@ pub fn build(
     let mut pair_id = 0;
     let mut pickers = boards
         .iter()
-        .map(|b| b.openings().map(Picker::new).transpose())
+        .map(|b| b.openings().map(|o| Picker::new(o, b)).transpose())
         .collect::<Result<Vec<_>, _>>()?;
     for round in 1..=rounds {
         for (b, board) in boards.iter().enumerate() {

@@ -316,17 +316,22 @@ pub struct Picker {
 }
 
 impl Picker {
-    /// A picker for a loaded `spec`.
+    /// A picker for `spec`, a key of `board`. A suite not loaded yet (a config read back
+    /// from `config.resolved.yaml`, as a merge of shards does) is loaded now, relative to the
+    /// current directory, and must match the recorded digest.
     ///
     /// # Errors
-    /// [`SpecError`] when the suite was not loaded (the config was not planned).
-    pub fn new(spec: &OpeningsSpec) -> Result<Picker, SpecError> {
-        let suite = spec.suite.clone().ok_or_else(|| {
-            SpecError(format!(
-                "the opening suite {} was not loaded",
-                spec.file.display()
-            ))
-        })?;
+    /// [`SpecError`] when a suite that was not loaded cannot be (see [`load`]).
+    pub fn new(spec: &OpeningsSpec, board: &BoardSpec) -> Result<Picker, SpecError> {
+        let suite = match &spec.suite {
+            Some(suite) => Arc::clone(suite),
+            None => {
+                let mut spec = spec.clone();
+                load(&mut spec, Path::new(""), board)
+                    .map_err(|e| SpecError(format!("board {}: openings: {e}", board.name())))?;
+                spec.suite.expect("loaded")
+            }
+        };
         Ok(Picker {
             suite,
             order: spec.order,
@@ -498,12 +503,12 @@ mod tests {
     fn sequential_wraps_from_start_and_random_covers_each_pass() {
         let mut spec = suite_of(4);
         spec.start = 3;
-        let mut picker = Picker::new(&spec).unwrap();
+        let mut picker = Picker::new(&spec, &board("{game: awale, pits: 6}")).unwrap();
         let lines: Vec<usize> = (1..=6).map(|r| picker.pick(r, |_| 0).line).collect();
         assert_eq!(lines, [3, 4, 1, 2, 3, 4]);
         spec.order = Order::Random;
         spec.start = 1;
-        let mut picker = Picker::new(&spec).unwrap();
+        let mut picker = Picker::new(&spec, &board("{game: awale, pits: 6}")).unwrap();
         let lines: Vec<usize> = (1..=8).map(|r| picker.pick(r, |p| p + 7).line).collect();
         for pass in lines.chunks(4) {
             let mut sorted = pass.to_vec();
@@ -511,9 +516,30 @@ mod tests {
             assert_eq!(sorted, [1, 2, 3, 4], "{lines:?}");
         }
         // Asking out of order gives the same answers (a shard or an extension).
-        let mut again = Picker::new(&spec).unwrap();
+        let mut again = Picker::new(&spec, &board("{game: awale, pits: 6}")).unwrap();
         assert_eq!(again.pick(7, |p| p + 7).line, lines[6]);
         assert_eq!(again.pick(2, |p| p + 7).line, lines[1]);
+    }
+
+    #[test]
+    fn a_suite_not_yet_loaded_is_read_and_checked_against_its_digest() {
+        let b = board("{game: awale, pits: 6}");
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("s.txt");
+        std::fs::write(&file, format!("{AWALE6} moves 2\n")).unwrap();
+        let mut spec = OpeningsSpec {
+            file: file.clone(),
+            order: Order::Sequential,
+            start: 1,
+            digest: Some(digest(format!("{AWALE6} moves 2\n").as_bytes())),
+            suite: None,
+        };
+        let line = Picker::new(&spec, &b).unwrap().pick(1, |_| 0).line;
+        assert_eq!(line, 1);
+        spec.digest = Some(digest(b"other"));
+        let err = Picker::new(&spec, &b).unwrap_err().to_string();
+        assert!(err.starts_with("board awale-6: openings: "), "{err}");
+        assert!(err.contains("the file changed"), "{err}");
     }
 
     #[test]
