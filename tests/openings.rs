@@ -411,7 +411,7 @@ fn an_engine_filter_keeps_positions_within_the_bound() {
             "--config",
         ])
         .arg(&cfg)
-        .args(["--engine", "alphabeta", "--max-score", "0", "--depth", "3"])
+        .args(["--engine", "alphabeta", "--max-score", "10", "--depth", "3"])
         .assert()
         .code(0);
     let tight = String::from_utf8(tight.get_output().stdout.clone()).unwrap();
