@@ -13,8 +13,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::spec::{Common, SpecError, Variant};
+use super::suite::OpeningsSpec;
 use super::{BySide, FenError, Game, GameKind, MoveError, Outcome, Side, fen_fields};
-use crate::openings::OpeningsSpec;
 use crate::seed::{self, SeededRng};
 
 const EMPTY: u8 = 0;

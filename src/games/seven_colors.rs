@@ -15,8 +15,8 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::spec::{Common, SpecError, Variant};
+use super::suite::OpeningsSpec;
 use super::{BySide, FenError, Game, GameKind, MoveError, Outcome, Side, fen_fields};
-use crate::openings::OpeningsSpec;
 use crate::seed::{self, SeededRng};
 
 /// Number of colours.

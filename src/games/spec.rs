@@ -5,8 +5,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::suite::OpeningsSpec;
 use super::{AnyPosition, Game, amazons, awale, seven_colors};
-use crate::openings::OpeningsSpec;
 use crate::seed::{self, SeededRng};
 
 /// The games arena knows. Written `seven_colors`, `amazons`, `awale` in configs and protocol.
@@ -95,9 +95,10 @@ pub(crate) struct Common<'a> {
 /// In YAML: `{game: seven_colors, size: 20, layout: random}`,
 /// `{game: amazons, shape: donut, width: 9}`, `{game: awale, pits: 10}`; each game's keys are
 /// documented on its spec type and in `docs/games.md`. Every board also takes `name` (default:
-/// [`BoardSpec::name`]), `max_plies` (a ply cap after which the game is adjudicated) and
+/// [`BoardSpec::name`]), `max_plies` (a ply cap after which the game is adjudicated),
 /// `random_opening_plies` (random legal plies played from the generated start, drawn from the
-/// same seed, so that games with a fixed start get varied openings).
+/// same seed, so that games with a fixed start get varied openings) and `openings` (an opening
+/// suite file, see [`crate::openings`]; excludes `random_opening_plies`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "game", rename_all = "snake_case")]
 pub enum BoardSpec {

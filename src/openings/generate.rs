@@ -63,7 +63,7 @@ pub struct Tally {
 ///
 /// # Errors
 /// A message when the board is invalid, when the filter fails, or when fewer distinct
-/// positions exist than asked (after [`MAX_MISSES`] useless draws in a row).
+/// positions exist than asked (after 20,000 useless draws in a row).
 pub fn generate(
     request: &Request,
     mut filter: impl FnMut(&AnyPosition) -> Result<Verdict, String>,

@@ -2,8 +2,9 @@
 //! engine pair of a round, and both legs of each game pair, start from the same (balanced)
 //! position, as engine testers do with fastchess and cutechess-cli books.
 //!
-//! Owns the suite file format ([`parse`]), the board key `openings` ([`OpeningsSpec`]), its
-//! loading and check when a config is planned ([`resolve_boards`]), the choice of each round's
+//! Owns the suite file format ([`parse`]), the loading and check of a board's `openings` key
+//! (its types, [`OpeningsSpec`] and [`Suite`], live in [`crate::games::suite`] so board specs
+//! can hold them) when a config is planned ([`resolve_boards`]), the choice of each round's
 //! opening ([`Picker`]), and the `arena openings` generator ([`generate`]). Knows no game's
 //! rules: positions are read, played and checked through [`AnyPosition`] and
 //! [`BoardSpec::check_position`]. Does not touch the runner, referee or result records: an
@@ -17,80 +18,12 @@
 pub mod generate;
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
+pub use crate::games::suite::{Opening, OpeningsSpec, Order, Suite};
 use crate::games::{AnyPosition, BoardSpec, GameKind, SpecError};
 use crate::seed;
-
-/// In which order rounds take the openings of a suite.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Order {
-    /// Round r takes opening number `start + r − 1`, wrapping after the last.
-    #[default]
-    Sequential,
-    /// The suite is shuffled once per pass through it (seeded from the master seed, the
-    /// board's name and the pass number) and rounds take the shuffled openings in turn: every
-    /// opening is played once before any is played again.
-    Random,
-}
-
-/// The `openings` key of a board: `{ file: openings/awale10.txt, order: sequential, start: 1 }`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OpeningsSpec {
-    /// The suite file, relative to the directory arena runs in (as engine commands are).
-    pub file: PathBuf,
-    /// `sequential` (default) or `random`.
-    #[serde(default)]
-    pub order: Order,
-    /// The opening number (1-based, counting openings, not file lines) that round 1 takes
-    /// with `sequential` order; default 1. Must be 1 with `random`.
-    #[serde(default = "one")]
-    pub start: u32,
-    /// FNV-1a 64 of the file's bytes (`fnv1a64:<16 hex digits>`), filled in when the config
-    /// is planned and written to `config.resolved.yaml`, so that a resumed run with an edited
-    /// suite is a conflict. When a config gives it, the file must still match it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub digest: Option<String>,
-    /// The openings read from the file, once loaded by [`resolve_boards`].
-    #[serde(skip)]
-    pub suite: Option<Arc<Suite>>,
-}
-
-fn one() -> u32 {
-    1
-}
-
-/// Specs are equal when they name the same file, order, start and digest: the loaded suite is
-/// what the digest stands for.
-impl PartialEq for OpeningsSpec {
-    fn eq(&self, other: &Self) -> bool {
-        (&self.file, self.order, self.start, &self.digest)
-            == (&other.file, other.order, other.start, &other.digest)
-    }
-}
-
-impl Eq for OpeningsSpec {}
-
-/// One opening of a suite.
-#[derive(Clone, Debug)]
-pub struct Opening {
-    /// Its line in the file (1-based).
-    pub line: usize,
-    /// The position after its `moves`: the start position of the games that use it.
-    pub position: AnyPosition,
-}
-
-/// The openings of a suite file, in file order (never empty once loaded).
-#[derive(Clone, Debug)]
-pub struct Suite {
-    /// The openings.
-    pub openings: Vec<Opening>,
-}
 
 /// A suite that cannot be used: the file, the line when one is at fault, and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
