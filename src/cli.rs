@@ -98,6 +98,15 @@ pub enum Commands {
         Exit codes: 0 done, 1 sbatch failed, 2 bad usage or config."
     )]
     Slurm(SlurmArgs),
+    /// Writes an opening suite: distinct positions reached by random plies from a board's
+    /// start, optionally only those an engine of a config scores close to even.
+    #[command(after_help = "Examples:\n  \
+        arena openings --board '{game: awale, pits: 10}' --plies 6 --count 500 --seed 1 --output openings/awale10.txt\n  \
+        arena openings --board '{game: awale, pits: 6}' --plies 4 --count 100 --config configs/smoke.yaml \
+        --engine alphabeta --max-score 100 --movetime 50\n\n\
+        Use the file in a config: boards: [{ game: awale, pits: 10, openings: { file: openings/awale10.txt } }].\n\
+        Exit codes: 0 done, 1 could not complete (too few distinct positions, an engine failed), 2 bad usage.")]
+    Openings(OpeningsArgs),
 }
 
 /// Arguments of `arena merge`.
@@ -145,6 +154,42 @@ pub struct SlurmArgs {
     /// Submit the array and the merge with sbatch.
     #[arg(long)]
     pub submit: bool,
+}
+
+/// Arguments of `arena openings`.
+#[derive(Debug, Args)]
+pub struct OpeningsArgs {
+    /// The board, in YAML as in a config's `boards:` list (without `openings` or
+    /// `random_opening_plies`).
+    #[arg(long)]
+    pub board: String,
+    /// Random plies played from the start position.
+    #[arg(long)]
+    pub plies: u32,
+    /// Openings to write.
+    #[arg(long)]
+    pub count: usize,
+    /// Seed of every draw (default: drawn, and written in the file's header).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Config whose engine scores the candidates (with --engine and --max-score).
+    #[arg(long, requires_all = ["engine", "max_score"])]
+    pub config: Option<PathBuf>,
+    /// Name of the engine of --config that scores each candidate.
+    #[arg(long, requires = "config")]
+    pub engine: Option<String>,
+    /// Keep only candidates the engine scores within ±this many centipawns.
+    #[arg(long, requires = "config")]
+    pub max_score: Option<i64>,
+    /// Search each candidate this long (ms) instead of the engine's time control.
+    #[arg(long, requires = "config", conflicts_with = "depth")]
+    pub movetime: Option<u64>,
+    /// Search each candidate to this depth (plies) instead of the engine's time control.
+    #[arg(long, requires = "config")]
+    pub depth: Option<u32>,
+    /// The suite file to write (default: stdout).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
 }
 
 /// Arguments of `arena sprt`.

@@ -145,9 +145,12 @@ pub fn check(args: &CheckArgs) -> ExitCode {
                     / 1000.0;
             }
             println!(
-                "board {name}: {} games; {}",
+                "board {name}: {} games; {}{}",
                 fixtures.len(),
-                players.into_iter().collect::<Vec<_>>().join(", ")
+                players.into_iter().collect::<Vec<_>>().join(", "),
+                plan.config.boards[b]
+                    .openings()
+                    .map_or_else(String::new, |o| format!("; {}", o.describe()))
             );
         }
         let rounds = plan.config.rounds;

@@ -656,6 +656,8 @@ impl Config {
             }
             board_names.push(board_name);
         }
+        // Opening suites are read and checked now, so a bad one stops the run before any game.
+        crate::openings::resolve_boards(&mut self.boards, base).map_err(fail)?;
         let global = self
             .time_control
             .validate()

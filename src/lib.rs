@@ -7,7 +7,8 @@
 //! - [`games`]: the rules of Seven Colors, Amazons and Awale behind one [`games::Game`] trait.
 //! - [`protocol`]: UGI lines, parsed and printed; [`ugi`]: the loop a Rust engine runs.
 //! - [`config`]: YAML configs → a validated [`config::Plan`].
-//! - [`schedule`]: every game expanded up front from the config and seed.
+//! - [`schedule`]: every game expanded up front from the config and seed; [`openings`]: opening
+//!   suites (file format, each round's opening, `arena openings`).
 //! - [`engine`]: live engine processes; [`referee`]: one game between two of them.
 //! - [`runner`]: the worker pool; [`record`]: a finished game; [`tournament`]: a whole run,
 //!   from plan to result files (shared by `run` and `check`), its shards, their merge and
@@ -29,6 +30,7 @@ pub mod config;
 pub mod engine;
 pub mod games;
 pub mod import;
+pub mod openings;
 pub mod play;
 pub mod player_library;
 pub mod protocol;

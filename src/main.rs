@@ -21,5 +21,6 @@ fn main() -> ExitCode {
         Commands::CheckEngine(args) => arena::check_engine::command(args),
         Commands::Merge(args) => commands::merge(args),
         Commands::Slurm(args) => commands::slurm(args),
+        Commands::Openings(args) => arena::openings::generate::command(args),
     }
 }

@@ -1,8 +1,9 @@
 //! The schedule: every game of a tournament, expanded up front from the config and the seed.
 //!
-//! For each board and round one start position is drawn from (seed, board name, round); every
-//! pair of engines that both play the board's game plays it twice with colours swapped (a game
-//! pair). Game ids number the games in (round, board, engine pair, leg) order, so a run plays
+//! For each board and round one start position is drawn from (seed, board name, round), or
+//! taken from the board's opening suite (in turn, or shuffled per pass from (seed, board name,
+//! pass); see [`crate::openings`]); every pair of engines that both play the board's game plays
+//! it twice with colours swapped (a game pair). Game ids number the games in (round, board, engine pair, leg) order, so a run plays
 //! every board in round 1 before round 2, and raising `rounds` only appends games.
 //!
 //! What a game *is* never depends on its id: start positions derive from the board's name and
@@ -12,6 +13,7 @@
 //! rows to the new schedule by [`Fixture::key`]. Nothing here depends on threads.
 
 use crate::games::{AnyPosition, BoardSpec, BySide, GameKind, SpecError};
+use crate::openings::Picker;
 use crate::seed;
 
 /// One game to play.
@@ -75,6 +77,8 @@ impl Schedule {
 /// Seed-path tags, so board and engine seeds come from independent streams.
 const BOARD_TAG: u64 = 1;
 const ENGINE_TAG: u64 = 2;
+/// The shuffles of `order: random` opening suites (per board and pass through the suite).
+const OPENING_TAG: u64 = 3;
 
 /// Who takes part, by config order: boards with their names, engines' names and the games
 /// each plays.
@@ -109,6 +113,10 @@ pub fn build(
     let mut fixtures = Vec::new();
     let mut starts: Vec<Vec<AnyPosition>> = vec![Vec::new(); boards.len()];
     let mut pair_id = 0;
+    let mut pickers = boards
+        .iter()
+        .map(|b| b.openings().map(|o| Picker::new(o, b)).transpose())
+        .collect::<Result<Vec<_>, _>>()?;
     for round in 1..=rounds {
         for (b, board) in boards.iter().enumerate() {
             let kind = board.kind();
@@ -116,10 +124,19 @@ pub fn build(
                 .filter(|&e| plays[e].contains(&kind))
                 .collect();
             let board_key = name_key(&board_names[b]);
-            starts[b].push(board.start_position(seed::derive(
-                master_seed,
-                &[BOARD_TAG, board_key, u64::from(round)],
-            ))?);
+            let start = match &mut pickers[b] {
+                Some(picker) => picker
+                    .pick(round, |pass| {
+                        seed::derive(master_seed, &[OPENING_TAG, board_key, pass])
+                    })
+                    .position
+                    .clone(),
+                None => board.start_position(seed::derive(
+                    master_seed,
+                    &[BOARD_TAG, board_key, u64::from(round)],
+                ))?,
+            };
+            starts[b].push(start);
             for (k, &a) in entrants.iter().enumerate() {
                 for &c in &entrants[k + 1..] {
                     if hub.is_some_and(|h| a != h && c != h) {

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::spec::{Common, SpecError, Variant};
+use super::suite::OpeningsSpec;
 use super::{BySide, FenError, Game, GameKind, MoveError, Outcome, Side, fen_fields};
 use crate::seed::{self, SeededRng};
 
@@ -110,6 +111,10 @@ pub struct Spec {
     /// Random plies played from the start position.
     #[serde(default)]
     pub random_opening_plies: u32,
+    /// An opening suite: each round starts from one of its positions (see
+    /// [`crate::openings`]); excludes `random_opening_plies`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<OpeningsSpec>,
 }
 
 fn default_width() -> u32 {
@@ -125,6 +130,7 @@ impl Default for Spec {
             name: None,
             max_plies: None,
             random_opening_plies: 0,
+            openings: None,
         }
     }
 }
@@ -234,11 +240,49 @@ impl Variant for Spec {
         Amazons::from_cells(w, cells, Side::First)
     }
 
+    fn fits(&self, pos: &Amazons) -> Result<(), String> {
+        let w = self.width as usize;
+        if pos.width() != w {
+            return Err(format!(
+                "a grid of width {}, the board's is {w}",
+                pos.width()
+            ));
+        }
+        if let Some(v) = (0..w * w).find(|&v| pos.is_hole(v) != self.shape.is_hole(w, v / w, v % w))
+        {
+            return Err(format!(
+                "vertex {v} is {} on a {} board",
+                if pos.is_hole(v) {
+                    "a hole, not one"
+                } else {
+                    "not a hole, but one"
+                },
+                self.shape.name()
+            ));
+        }
+        let queens = self.queens() as usize;
+        for side in [Side::First, Side::Second] {
+            if pos.queens(side).len() != queens {
+                return Err(format!(
+                    "{} queens for player {}, the board has {queens} a side",
+                    pos.queens(side).len(),
+                    side.digit()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn openings_mut(&mut self) -> &mut Option<OpeningsSpec> {
+        &mut self.openings
+    }
+
     fn common(&self) -> Common<'_> {
         Common {
             name: self.name.as_deref(),
             max_plies: self.max_plies,
             random_opening_plies: self.random_opening_plies,
+            openings: self.openings.as_ref(),
         }
     }
 }

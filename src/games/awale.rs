@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::spec::{Common, SpecError, Variant};
+use super::suite::OpeningsSpec;
 use super::{BySide, FenError, Game, GameKind, MoveError, Outcome, Side, fen_fields};
 use crate::seed::{self, SeededRng};
 
@@ -92,6 +93,10 @@ pub struct Spec {
     /// Random plies played from the start position.
     #[serde(default)]
     pub random_opening_plies: u32,
+    /// An opening suite: each round starts from one of its positions (see
+    /// [`crate::openings`]); excludes `random_opening_plies`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<OpeningsSpec>,
 }
 
 fn default_pits() -> u32 {
@@ -111,6 +116,7 @@ impl Default for Spec {
             name: None,
             max_plies: None,
             random_opening_plies: 0,
+            openings: None,
         }
     }
 }
@@ -159,11 +165,41 @@ impl Variant for Spec {
         )
     }
 
+    fn fits(&self, pos: &Awale) -> Result<(), String> {
+        let total = 2 * self.pits * self.seeds;
+        if pos.pits_per_row() != self.pits as usize {
+            return Err(format!(
+                "{} pits a row, the board has {}",
+                pos.pits_per_row(),
+                self.pits
+            ));
+        }
+        if pos.total_seeds() != total {
+            return Err(format!(
+                "{} seeds in all (pits and scores), the board starts with {total}",
+                pos.total_seeds()
+            ));
+        }
+        if pos.grand_slam != self.grand_slam {
+            return Err(format!(
+                "grand slam rule {}, the board's is {}",
+                pos.grand_slam.name(),
+                self.grand_slam.name()
+            ));
+        }
+        Ok(())
+    }
+
+    fn openings_mut(&mut self) -> &mut Option<OpeningsSpec> {
+        &mut self.openings
+    }
+
     fn common(&self) -> Common<'_> {
         Common {
             name: self.name.as_deref(),
             max_plies: self.max_plies,
             random_opening_plies: self.random_opening_plies,
+            openings: self.openings.as_ref(),
         }
     }
 }

@@ -25,6 +25,7 @@ pub mod awale;
 pub mod seven_colors;
 mod side;
 mod spec;
+pub mod suite;
 
 use std::fmt;
 use std::hash::Hash;

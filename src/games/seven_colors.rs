@@ -15,6 +15,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::spec::{Common, SpecError, Variant};
+use super::suite::OpeningsSpec;
 use super::{BySide, FenError, Game, GameKind, MoveError, Outcome, Side, fen_fields};
 use crate::seed::{self, SeededRng};
 
@@ -120,6 +121,10 @@ pub struct Spec {
     /// Random plies played from the generated board.
     #[serde(default)]
     pub random_opening_plies: u32,
+    /// An opening suite: each round starts from one of its positions (see
+    /// [`crate::openings`]); excludes `random_opening_plies`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<OpeningsSpec>,
 }
 
 fn default_size() -> u32 {
@@ -135,6 +140,7 @@ impl Default for Spec {
             name: None,
             max_plies: None,
             random_opening_plies: 0,
+            openings: None,
         }
     }
 }
@@ -202,11 +208,36 @@ impl Variant for Spec {
         SevenColors::from_cells(n, torus, cells, Side::First)
     }
 
+    fn fits(&self, pos: &SevenColors) -> Result<(), String> {
+        // The layout cannot be checked: an opening carries its own colours.
+        if pos.size() != self.size as usize {
+            return Err(format!(
+                "a {0}x{0} board, the board is {1}x{1}",
+                pos.size(),
+                self.size
+            ));
+        }
+        let torus = self.topology == Topology::Torus;
+        if pos.is_torus() != torus {
+            return Err(format!(
+                "a {} board, the board is a {}",
+                if pos.is_torus() { "torus" } else { "plane" },
+                if torus { "torus" } else { "plane" }
+            ));
+        }
+        Ok(())
+    }
+
+    fn openings_mut(&mut self) -> &mut Option<OpeningsSpec> {
+        &mut self.openings
+    }
+
     fn common(&self) -> Common<'_> {
         Common {
             name: self.name.as_deref(),
             max_plies: self.max_plies,
             random_opening_plies: self.random_opening_plies,
+            openings: self.openings.as_ref(),
         }
     }
 }

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::suite::OpeningsSpec;
 use super::{AnyPosition, Game, amazons, awale, seven_colors};
 use crate::seed::{self, SeededRng};
 
@@ -70,7 +71,12 @@ pub(crate) trait Variant {
     fn default_max_plies(&self) -> u32;
     /// The start position, before any opening plies.
     fn generate(&self, rng: &mut SeededRng) -> Self::Position;
-    /// The keys every board has: `name`, `max_plies`, `random_opening_plies`.
+    /// Whether a position (an opening of a suite) belongs to this board: same size, shape,
+    /// pits, seeds, rules; the message says what differs.
+    fn fits(&self, pos: &Self::Position) -> Result<(), String>;
+    /// The board's `openings` key, for filling in its digest and loaded suite.
+    fn openings_mut(&mut self) -> &mut Option<OpeningsSpec>;
+    /// The keys every board has: `name`, `max_plies`, `random_opening_plies`, `openings`.
     fn common(&self) -> Common<'_>;
 }
 
@@ -81,6 +87,7 @@ pub(crate) struct Common<'a> {
     pub name: Option<&'a str>,
     pub max_plies: Option<u32>,
     pub random_opening_plies: u32,
+    pub openings: Option<&'a OpeningsSpec>,
 }
 
 /// A board: which game and with which parameters.
@@ -88,9 +95,10 @@ pub(crate) struct Common<'a> {
 /// In YAML: `{game: seven_colors, size: 20, layout: random}`,
 /// `{game: amazons, shape: donut, width: 9}`, `{game: awale, pits: 10}`; each game's keys are
 /// documented on its spec type and in `docs/games.md`. Every board also takes `name` (default:
-/// [`BoardSpec::name`]), `max_plies` (a ply cap after which the game is adjudicated) and
+/// [`BoardSpec::name`]), `max_plies` (a ply cap after which the game is adjudicated),
 /// `random_opening_plies` (random legal plies played from the generated start, drawn from the
-/// same seed, so that games with a fixed start get varied openings).
+/// same seed, so that games with a fixed start get varied openings) and `openings` (an opening
+/// suite file, see [`crate::openings`]; excludes `random_opening_plies`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "game", rename_all = "snake_case")]
 pub enum BoardSpec {
@@ -135,6 +143,12 @@ impl BoardSpec {
             if s.common().max_plies == Some(0) {
                 return Err(SpecError("max_plies must be at least 1".into()));
             }
+            // A suite's openings are chosen for balance; random plies after them would undo it.
+            if s.common().openings.is_some() && s.common().random_opening_plies > 0 {
+                return Err(SpecError(
+                    "openings and random_opening_plies exclude each other (add plies to the suite's lines with `moves …`, or make a suite with `arena openings --plies`)".into(),
+                ));
+            }
             Ok(())
         })
     }
@@ -156,9 +170,39 @@ impl BoardSpec {
         each_spec!(self, s => s.common().random_opening_plies)
     }
 
+    /// The board's opening suite (`openings` key), if any.
+    pub fn openings(&self) -> Option<&OpeningsSpec> {
+        each_spec!(self, s => s.common().openings)
+    }
+
+    /// The `openings` key, to fill in what [`crate::openings::load`] read.
+    pub fn openings_mut(&mut self) -> &mut Option<OpeningsSpec> {
+        each_spec!(self, s => s.openings_mut())
+    }
+
+    /// Checks that `pos` is a position of this board (same game, and the game's own check:
+    /// size, shape, pits, seeds, rules).
+    ///
+    /// # Errors
+    /// [`SpecError`] saying what differs.
+    pub fn check_position(&self, pos: &AnyPosition) -> Result<(), SpecError> {
+        let fits = match (self, pos) {
+            (BoardSpec::SevenColors(s), AnyPosition::SevenColors(p)) => s.fits(p),
+            (BoardSpec::Amazons(s), AnyPosition::Amazons(p)) => s.fits(p),
+            (BoardSpec::Awale(s), AnyPosition::Awale(p)) => s.fits(p),
+            _ => Err(format!(
+                "a {} position on a {} board",
+                pos.kind(),
+                self.kind()
+            )),
+        };
+        fits.map_err(|e| SpecError(format!("not a position of board {}: {e}", self.name())))
+    }
+
     /// The start position for `seed`: the generated board followed by the random opening plies,
     /// all drawn from one ChaCha8 stream, so the same spec and seed give the same position on
     /// every platform. A draw whose opening ends the game is replaced by the next one.
+    /// A board's `openings` suite is not used here: the schedule takes its starts from it.
     ///
     /// # Errors
     /// [`SpecError`] when the spec is invalid, or when no opening of that length leaves a game
