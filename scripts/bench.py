@@ -19,6 +19,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release")
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 CHAMPIONSHIP = os.environ.get("BENCH_CHAMPIONSHIP", "0") == "1"
+# BENCH_ONLY=record_moves runs only that section and prints it (BENCHMARKS.md is left alone).
+ONLY = os.environ.get("BENCH_ONLY", "")
 
 RUNNER = re.compile(
     r"runner: (\d+) games, (\d+) moves in ([\d.]+) s; runner CPU ([\d.]+) s \(([\d.]+) us a move\); peak RSS ([\d.]+) MiB"
@@ -42,7 +44,9 @@ def run_tournament(boards, engines, rounds, concurrency, time_control="{ depth: 
         ]
         lines += ["  - %s" % b for b in boards]
         lines.append("engines:")
-        lines += ["  - { name: %s, command: %s }" % (n, engine(c)) for n, c in engines]
+        for e in engines:
+            args = ", args: [%s]" % ", ".join("'%s'" % a for a in e[2]) if len(e) > 2 else ""
+            lines.append("  - { name: %s, command: %s%s }" % (e[0], engine(e[1]), args))
         lines.append("output: %s" % os.path.join(tmp, "out"))
         lines.append(extra)
         config = os.path.join(tmp, "bench.yaml")
@@ -58,7 +62,10 @@ def run_tournament(boards, engines, rounds, concurrency, time_control="{ depth: 
             sys.exit("no runner line in:\n" + out)
         with open(os.path.join(tmp, "out", "games.csv")) as f:
             games = list(csv.DictReader(f))
+        moves_csv = os.path.join(tmp, "out", "moves.csv")
+        moves_bytes = os.path.getsize(moves_csv) if os.path.exists(moves_csv) else 0
         return {
+            "moves_bytes": moves_bytes,
             "games": int(m.group(1)),
             "moves": int(m.group(2)),
             "wall": wall,
@@ -127,10 +134,38 @@ def table(header, rows):
     return "\n".join(out)
 
 
+def record_moves(say):
+    """Runner CPU a move without and with `record_moves`, runs interleaved in one session."""
+    say("## Recording per-move engine info (`record_moves`)\n")
+    awale = "{ game: awale, pits: 6, random_opening_plies: 6 }"
+    # `hostile --scores` answers the first legal move at once after an `info depth … score …
+    # nodes … nps … pv …` line and an `info string` line: the info costs, nothing else.
+    talkers = [("a", "hostile", ["--scores", "cp:10"]), ("b", "hostile", ["--scores", "cp:-10"])]
+    off, on = [], []
+    for _ in range(RUNS):
+        off.append(run_tournament([awale], talkers, 150, 1))
+        on.append(run_tournament([awale], talkers, 150, 1, extra="record_moves: true"))
+    med = lambda runs, k: statistics.median(r[k] for r in runs)
+    moves = med(on, "moves")
+    say("Two engines that send two `info` lines and a `bestmove` at once, Awale 6, %d games, %d moves, "
+        "concurrency 1; the %d runs of each variant interleaved.\n" % (med(on, "games"), moves, RUNS))
+    say(table(["variant", "runner CPU µs a move", "wall µs a move", "moves.csv bytes a move"], [
+        ["record_moves off", "%.1f" % med(off, "cpu_us_move"), "%.1f" % (med(off, "wall") * 1e6 / moves), "0"],
+        ["record_moves on", "%.1f" % med(on, "cpu_us_move"), "%.1f" % (med(on, "wall") * 1e6 / moves),
+         "%.0f" % (med(on, "moves_bytes") / moves)],
+    ]))
+    say("\nRecording costs %.1f µs of runner CPU a move: one `info` line kept as text, parsed at the "
+        "`bestmove`, and its row written with the game.\n"
+        % (med(on, "cpu_us_move") - med(off, "cpu_us_move")))
+
+
 def main():
     report = []
     cores = os.cpu_count()
     say = lambda text: (print(text, flush=True), report.append(text))
+    if ONLY == "record_moves":
+        record_moves(say)
+        return
     say("# Benchmarks\n")
     say("Measured by `scripts/bench.sh` on a %d-core machine (%s); every figure is the median of %d runs. "
         "Runner CPU (getrusage) and peak RSS (VmHWM) are the arena process's own, engines excluded.\n"
@@ -157,6 +192,9 @@ def main():
     # Every later figure is stated next to the floor of this same run: the floor itself moves
     # by tens of percent between runs on a shared 2-core VM.
     floor = "Pipe floor of this run: %.1f µs wall, %.1f µs CPU a round trip.\n" % (base_wall, base_cpu)
+
+    say(floor)
+    record_moves(say)
 
     # Throughput.
     say("## Throughput: Seven Colors 30×30, greedy vs random-available\n")
