@@ -8,6 +8,12 @@ mod util;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
 
 use arena::record::{GameRecord, Termination};
 use util::{Dir, arena, engine, read_games};
@@ -173,6 +179,60 @@ fn a_resume_keeps_no_row_of_a_game_that_is_played_again() {
             .unwrap()
             .starts_with("99,1,first,random")
     );
+}
+
+#[test]
+fn ctrl_c_then_resume_with_record_moves_keeps_every_game_once() {
+    // Slow enough to be interrupted: 6 games at 20 ms a move, engines that use their movetime.
+    let dir = Dir::new();
+    let path = dir.write(
+        "int.yaml",
+        &format!(
+            "name: int
+seed: 4
+rounds: 3
+concurrency: 2
+time_control: {{ movetime_ms: 20 }}
+boards:
+  - {{ game: awale, pits: 6 }}
+engines:
+  - {{ name: a, command: {alphabeta} }}
+  - {{ name: b, command: {mcts} }}
+record_moves: true
+output: {out}
+",
+            alphabeta = engine("alphabeta"),
+            mcts = engine("mcts"),
+            out = dir.path("int").display(),
+        ),
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["run", "-q"])
+        .arg(&path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("arena starts");
+    let games_path = dir.path("int/games.csv");
+    let started = Instant::now();
+    while fs::read_to_string(&games_path).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before the interrupt"
+        );
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        thread::sleep(Duration::from_millis(5));
+    }
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let partial = read_games(&games_path);
+    assert!(partial.len() < 6, "{}", partial.len());
+    assert_rows_match(&partial, &read_moves(&dir.path("int/moves.csv")));
+
+    arena().args(["run", "-q"]).arg(&path).assert().success();
+    let games = read_games(&games_path);
+    assert_eq!(games.len(), 6);
+    assert_rows_match(&games, &read_moves(&dir.path("int/moves.csv")));
 }
 
 /// Two `hostile` engines sending scripted scores, with `adjudication`.
