@@ -391,6 +391,24 @@ mod tests {
         assert!(matches!(run(&a, &level), Some((4, Verdict::Draw { .. }))));
     }
 
+    proptest::proptest! {
+        /// Two engines that each score themselves not behind never agree on a winner,
+        /// whatever the rule's bound and length.
+        #[test]
+        fn optimists_are_never_adjudicated_a_win(
+            scores in proptest::collection::vec((0i64..3000, proptest::bool::ANY), 1..200),
+            moves in 1u32..5,
+            bound in 1i64..2000,
+        ) {
+            let a = rules(Some((moves, bound)), None);
+            let seq: Vec<_> = scores
+                .iter()
+                .map(|&(cp, mate)| Some(if mate { Score::Mate(cp + 1) } else { Score::Cp(cp) }))
+                .collect();
+            proptest::prop_assert_eq!(run(&a, &seq), None);
+        }
+    }
+
     #[test]
     fn the_section_is_validated_naming_the_key() {
         let parse =

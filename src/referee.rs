@@ -635,6 +635,20 @@ mod tests {
     use crate::protocol::OptionDecl;
 
     #[test]
+    fn only_search_info_lines_are_kept() {
+        assert!(is_search_info("info depth 3 score cp 5"));
+        assert!(is_search_info("info\tnodes 9"));
+        assert!(!is_search_info("info string depth 3"));
+        assert!(!is_search_info("info"));
+        assert!(!is_search_info("bestmove 3"));
+        let info = parse_info("info depth 2 seldepth 4 score mate -1 nodes 7 pv a b").unwrap();
+        assert_eq!((info.depth, info.seldepth), (Some(2), Some(4)));
+        assert_eq!(info.score, Some(protocol::Score::Mate(-1)));
+        assert_eq!(parse_info("info depth banana"), None);
+        assert_eq!(parse_info(""), None);
+    }
+
+    #[test]
     fn seeds_fold_into_the_declared_range() {
         let mut identity = Identity::default();
         assert_eq!(seed_value(&identity, 5), None);
