@@ -335,3 +335,37 @@ fn a_bad_adjudication_section_is_a_config_error_naming_the_key() {
     assert!(stderr.contains("adjudication: resign.moves"), "{stderr}");
     assert!(stderr.contains("bad.yaml"), "{stderr}");
 }
+
+#[test]
+fn arena_play_writes_the_engines_info_in_the_same_columns() {
+    let dir = Dir::new();
+    let alphabeta = engine("alphabeta");
+    let out = dir.path("play").display().to_string();
+    // The person cycles through the colours (an illegal one is refused and the next tried).
+    let input = ["A", "B", "C", "D", "E", "F", "G"].repeat(60).join("\n") + "\n";
+    arena()
+        .args(["play", "--board", "{game: seven_colors, size: 6}"])
+        .args(["--engine", &alphabeta, "--human", "second", "--seed", "3"])
+        .args(["--movetime", "30", "--output", &out])
+        .write_stdin(input)
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success();
+    let games = read_games(&dir.path("play/games.csv"));
+    let moves = read_moves(&dir.path("play/moves.csv"));
+    assert_rows_match(&games, &moves);
+    // A person sends no info; alphabeta sends depth and score on every move it searches (a
+    // forced move, the only legal one, it plays without a search).
+    let (engine_rows, person_rows): (Vec<_>, Vec<_>) =
+        moves.iter().partition(|r| r["side"] == "first");
+    assert!(
+        person_rows
+            .iter()
+            .all(|r| r["depth"].is_empty() && r["pv"].is_empty())
+    );
+    let searched = engine_rows
+        .iter()
+        .filter(|r| !r["depth"].is_empty() && !r["score_cp"].is_empty())
+        .count();
+    assert!(searched * 2 > engine_rows.len(), "{engine_rows:?}");
+}
