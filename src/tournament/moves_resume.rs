@@ -5,11 +5,14 @@
 //! or half written) are set aside in `moves.dropped.csv`, never silently kept or lost.
 //!
 //! A game's rows are a run of consecutive rows of one `game_id` with plies 1, 2, …; a run is
-//! kept only when its moves are exactly the kept record's `moves`. Touches only moves.csv and
-//! moves.dropped.csv; knows no game's rules.
+//! kept only when its moves are exactly the kept record's `moves` (compared by count and
+//! FNV-1a hash). Streams: the first pass notes each run's byte range and hash, the second
+//! copies runs one at a time, so memory stays at one game's rows whatever the file's size.
+//! Touches only moves.csv and moves.dropped.csv; knows no game's rules.
 
 use std::collections::BTreeMap;
 use std::fs::{self, File};
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use crate::play::moves_file::{self, HEADER};
@@ -26,6 +29,31 @@ pub struct Resumed {
     pub kept: usize,
     /// Rows set aside in moves.dropped.csv.
     pub dropped: usize,
+}
+
+/// One game's rows in the file: its id (`None` for an unreadable or short row), its byte range,
+/// its ply count and the hash of its moves.
+struct Run {
+    id: Option<u64>,
+    start: u64,
+    end: u64,
+    plies: usize,
+    hash: u64,
+}
+
+/// FNV-1a over move texts, each followed by a space.
+fn hash_moves<'a>(moves: impl Iterator<Item = &'a [u8]>) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for mv in moves {
+        for &b in mv.iter().chain(b" ") {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+fn parse<T: std::str::FromStr>(field: Option<&[u8]>) -> Option<T> {
+    std::str::from_utf8(field?).ok()?.parse().ok()
 }
 
 /// Rewrites `dir/moves.csv` (through a temporary file and a rename) to the rows of `kept` (each
@@ -48,10 +76,11 @@ pub fn rewrite(
     let fail = |p: &Path, e: &dyn std::fmt::Display| format!("{}: {e}", p.display());
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
-        .from_path(&path)
-        .map_err(|e| fail(&path, &e))?;
-    let header = reader.headers().map_err(|e| fail(&path, &e))?.clone();
-    if header.iter().ne(HEADER) {
+        .from_reader(BufReader::new(
+            File::open(&path).map_err(|e| fail(&path, &e))?,
+        ));
+    let header = reader.byte_headers().map_err(|e| fail(&path, &e))?.clone();
+    if header.iter().ne(HEADER.iter().map(|h| h.as_bytes())) {
         return Err(fail(
             &path,
             &format!(
@@ -60,27 +89,60 @@ pub fn rewrite(
             ),
         ));
     }
-    // Runs of rows: (game id, rows), plies 1, 2, … in order.
-    let mut runs: Vec<(Option<u64>, Vec<csv::StringRecord>)> = Vec::new();
-    for row in reader.records() {
-        // A row cut by a kill is unreadable or short: it stays in a run of its own, dropped.
-        let Ok(row) = row else { continue };
-        let id = row.get(0).and_then(|t| t.parse::<u64>().ok());
-        let ply = row.get(1).and_then(|t| t.parse::<usize>().ok());
+    // First pass: the runs, by byte range.
+    let mut runs: Vec<Run> = Vec::new();
+    let mut row = csv::ByteRecord::new();
+    loop {
+        let start = reader.position().byte();
+        match reader.read_byte_record(&mut row) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => return Err(fail(&path, &e)),
+        }
+        let end = reader.position().byte();
+        let id: Option<u64> = parse(row.get(0));
+        let ply: Option<usize> = parse(row.get(1));
         let whole = row.len() == HEADER.len() && id.is_some() && ply.is_some();
         match runs.last_mut() {
-            Some((run_id, rows)) if whole && *run_id == id && ply == Some(rows.len() + 1) => {
-                rows.push(row)
+            Some(run)
+                if whole && run.id == id && ply == Some(run.plies + 1) && run.end == start =>
+            {
+                run.end = end;
+                run.plies += 1;
+                run.hash = hash_moves(std::iter::once(row.get(4).unwrap_or_default()))
+                    ^ run.hash.rotate_left(5);
             }
-            _ => runs.push((if whole { id } else { None }, vec![row])),
+            _ => runs.push(Run {
+                id: if whole { id } else { None },
+                start,
+                end,
+                plies: 1,
+                hash: hash_moves(std::iter::once(row.get(4).unwrap_or_default())),
+            }),
         }
     }
+    drop(reader);
     let mut by_id: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
-    for (i, (id, _)) in runs.iter().enumerate() {
-        if let Some(id) = id {
-            by_id.entry(*id).or_default().push(i);
+    for (i, run) in runs.iter().enumerate() {
+        if let Some(id) = run.id {
+            by_id.entry(id).or_default().push(i);
         }
     }
+    // Second pass: copy runs one at a time.
+    let mut source = File::open(&path).map_err(|e| fail(&path, &e))?;
+    let mut bytes = Vec::new();
+    let mut read_run = |run: &Run| -> Result<Vec<csv::ByteRecord>, String> {
+        bytes.resize((run.end - run.start) as usize, 0);
+        source
+            .seek(SeekFrom::Start(run.start))
+            .and_then(|_| source.read_exact(&mut bytes))
+            .map_err(|e| fail(&path, &e))?;
+        let mut rows = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(bytes.as_slice());
+        Ok(rows.byte_records().filter_map(Result::ok).collect())
+    };
     let mut used = vec![false; runs.len()];
     let tmp = dir.join(format!("{}.tmp", moves_file::MOVES));
     let mut out = csv::Writer::from_path(&tmp).map_err(|e| fail(&tmp, &e))?;
@@ -90,41 +152,33 @@ pub fn rewrite(
         let Some(candidates) = by_id.get(old_id) else {
             continue;
         };
+        let mut wanted = 0u64;
+        for mv in record.moves.split(' ').filter(|m| !m.is_empty()) {
+            wanted = hash_moves(std::iter::once(mv.as_bytes())) ^ wanted.rotate_left(5);
+        }
         let found = candidates.iter().copied().find(|&i| {
-            !used[i]
-                && runs[i].1.len() == record.plies as usize
-                && runs[i]
-                    .1
-                    .iter()
-                    .map(|r| r.get(4).unwrap_or_default())
-                    .eq(record.moves.split(' ').filter(|m| !m.is_empty()))
+            !used[i] && runs[i].plies == record.plies as usize && runs[i].hash == wanted
         });
         let Some(i) = found else { continue };
         used[i] = true;
         let new_id = record.game_id.to_string();
-        for row in &runs[i].1 {
+        for row in read_run(&runs[i])? {
             if let Some(totals) = totals.as_deref_mut() {
-                let number = |c: usize| row.get(c).and_then(|t| t.parse::<u64>().ok());
+                let number = |c: usize| parse::<u64>(row.get(c));
                 totals.add(
-                    row.get(3).unwrap_or_default(),
+                    &String::from_utf8_lossy(row.get(3).unwrap_or_default()),
                     number(6).map(|d| d.min(u64::from(u32::MAX)) as u32),
                     nps_of(number(11), number(10), number(5).unwrap_or(0)),
                 );
             }
-            out.write_record(std::iter::once(new_id.as_str()).chain(row.iter().skip(1)))
+            out.write_record(std::iter::once(new_id.as_bytes()).chain(row.iter().skip(1)))
                 .map_err(|e| fail(&tmp, &e))?;
             resumed.kept += 1;
         }
     }
     out.flush().map_err(|e| fail(&tmp, &e))?;
     drop(out);
-    let leftover: Vec<&csv::StringRecord> = runs
-        .iter()
-        .zip(&used)
-        .filter(|(_, used)| !**used)
-        .flat_map(|((_, rows), _)| rows)
-        .collect();
-    if !leftover.is_empty() {
+    if used.iter().any(|u| !u) {
         let dropped = dir.join(DROPPED);
         let fresh = fs::metadata(&dropped).map_or(true, |m| m.len() == 0);
         let file = File::options()
@@ -136,11 +190,13 @@ pub fn rewrite(
         if fresh {
             w.write_record(HEADER).map_err(|e| fail(&dropped, &e))?;
         }
-        for row in &leftover {
-            w.write_record(*row).map_err(|e| fail(&dropped, &e))?;
+        for (run, _) in runs.iter().zip(&used).filter(|(_, used)| !**used) {
+            for row in read_run(run)? {
+                w.write_byte_record(&row).map_err(|e| fail(&dropped, &e))?;
+                resumed.dropped += 1;
+            }
         }
         w.flush().map_err(|e| fail(&dropped, &e))?;
-        resumed.dropped = leftover.len();
     }
     fs::rename(&tmp, &path).map_err(|e| fail(&path, &e))?;
     Ok(resumed)
