@@ -676,17 +676,20 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         let retry = plan.config.on_engine_failure == OnEngineFailure::Stop;
         let sorted = resume::sort_rows(rows, &prepared.schedule, &plan.board_names, &names, retry);
         move_transcripts(&log_dir.join("games"), &sorted.renumbered);
-        // moves.csv follows games.csv: kept games' rows renumbered, the rest set aside.
+        // moves.csv follows games.csv: kept games' rows renumbered, the rest set aside
+        // (moves_resume.rs); a moves.csv not in arena's columns stops the run.
         let old_ids: std::collections::BTreeMap<u64, u64> = sorted
             .renumbered
             .iter()
             .map(|&(old, new)| (new, old))
             .collect();
-        let kept: Vec<(u64, &crate::record::GameRecord)> = sorted
+        // In id order, as games.csv is rewritten below.
+        let mut kept: Vec<(u64, &crate::record::GameRecord)> = sorted
             .kept
             .iter()
             .map(|r| (old_ids.get(&r.game_id).copied().unwrap_or(r.game_id), r))
             .collect();
+        kept.sort_by_key(|(_, r)| r.game_id);
         let moved = moves_resume::rewrite(&out, &kept, None).map_err(|e| Stop::new(FAILED, e))?;
         if moved.dropped > 0 {
             notes.push(format!(
