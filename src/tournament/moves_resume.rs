@@ -201,3 +201,85 @@ pub fn rewrite(
     fs::rename(&tmp, &path).map_err(|e| fail(&path, &e))?;
     Ok(resumed)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(game_id: u64, moves: &str) -> GameRecord {
+        GameRecord {
+            game_id,
+            round: 1,
+            board: "b".into(),
+            game: "awale".into(),
+            pair: 0,
+            first: "x".into(),
+            second: "y".into(),
+            result: "1-0".into(),
+            termination: crate::record::Termination::Normal,
+            plies: moves.split(' ').filter(|m| !m.is_empty()).count() as u32,
+            score_first: None,
+            score_second: None,
+            duration_ms: 0,
+            first_time_ms: 0,
+            second_time_ms: 0,
+            start_fen: String::new(),
+            moves: moves.into(),
+            detail: String::new(),
+        }
+    }
+
+    #[test]
+    fn kept_runs_are_renumbered_in_order_and_the_rest_set_aside() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(moves_file::MOVES);
+        let header = HEADER.join(",");
+        fs::write(
+            &path,
+            format!(
+                "{header}\n\
+                 1,1,first,x,4,3,5,,12,,100,,4 2\n1,2,second,y,2,1,,,,,,,\n\
+                 0,1,first,x,\"1\",2,2,,,,,,\n\
+                 7,1,first,x,3,1,,,,,,,\n7,2,second,y,6,1,,,,,,,\n\
+                 2,1,first,x,5,1,,,,,,,\n2,1,first,x,5,1,,,,,,,\n\
+                 9,1,fir"
+            ),
+        )
+        .unwrap();
+        // Old 1 becomes 0, old 0 becomes 5; old 7's moves differ from its record; old 2 has a
+        // repeated ply 1 (two runs of one ply: one kept, one set aside).
+        let (a, b, c, d) = (
+            record(0, "4 2"),
+            record(5, "1"),
+            record(6, "3 5"),
+            record(2, "5"),
+        );
+        let kept = [(1, &a), (0, &b), (7, &c), (2, &d)];
+        let mut totals = MoveTotals::default();
+        let resumed = rewrite(dir.path(), &kept, Some(&mut totals)).unwrap();
+        assert_eq!((resumed.kept, resumed.dropped), (4, 4));
+        let text = fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text,
+            format!(
+                "{header}\n0,1,first,x,4,3,5,,12,,100,,4 2\n0,2,second,y,2,1,,,,,,,\n\
+                 5,1,first,x,1,2,2,,,,,,\n2,1,first,x,5,1,,,,,,,\n"
+            )
+        );
+        let dropped = fs::read_to_string(dir.path().join(DROPPED)).unwrap();
+        assert_eq!(
+            dropped,
+            format!(
+                "{header}\n7,1,first,x,3,1,,,,,,,\n7,2,second,y,6,1,,,,,,,\n\
+                 2,1,first,x,5,1,,,,,,,\n9,1,fir\n"
+            )
+        );
+        let mut expected = MoveTotals::default();
+        expected.add("x", Some(5), nps_of(None, Some(100), 3));
+        expected.add("x", Some(2), None);
+        assert_eq!(totals, expected);
+        // Nothing to do without a moves.csv.
+        let empty = tempfile::tempdir().unwrap();
+        assert_eq!(rewrite(empty.path(), &kept, None).unwrap().kept, 0);
+    }
+}
