@@ -19,6 +19,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release")
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 CHAMPIONSHIP = os.environ.get("BENCH_CHAMPIONSHIP", "0") == "1"
+# BENCH_ONLY=record_moves runs only that section and prints it (BENCHMARKS.md is left alone).
+ONLY = os.environ.get("BENCH_ONLY", "")
 
 RUNNER = re.compile(
     r"runner: (\d+) games, (\d+) moves in ([\d.]+) s; runner CPU ([\d.]+) s \(([\d.]+) us a move\); peak RSS ([\d.]+) MiB"
@@ -44,11 +46,9 @@ def run_tournament(boards, engines, rounds, concurrency, time_control="{ depth: 
         ]
         lines += ["  - %s" % b for b in boards]
         lines.append("engines:")
-        # An engine is a binary of target/release, with arguments after a space.
-        for n, c in engines:
-            program, *args = c.split()
-            extra_args = ", args: [%s]" % ", ".join(args) if args else ""
-            lines.append("  - { name: %s, command: %s%s }" % (n, engine(program), extra_args))
+        for e in engines:
+            args = ", args: [%s]" % ", ".join("'%s'" % a for a in e[2]) if len(e) > 2 else ""
+            lines.append("  - { name: %s, command: %s%s }" % (e[0], engine(e[1]), args))
         lines.append("output: %s" % os.path.join(tmp, "out"))
         lines.append(extra)
         config = os.path.join(tmp, "bench.yaml")
@@ -64,7 +64,10 @@ def run_tournament(boards, engines, rounds, concurrency, time_control="{ depth: 
             sys.exit("no runner line in:\n" + out)
         with open(os.path.join(tmp, "out", "games.csv")) as f:
             games = list(csv.DictReader(f))
+        moves_csv = os.path.join(tmp, "out", "moves.csv")
+        moves_bytes = os.path.getsize(moves_csv) if os.path.exists(moves_csv) else 0
         return {
+            "moves_bytes": moves_bytes,
             "games": int(m.group(1)),
             "moves": int(m.group(2)),
             "wall": wall,
@@ -143,10 +146,40 @@ def table(header, rows):
     return "\n".join(out)
 
 
+def record_moves(say, floor=""):
+    """Runner CPU a move without and with `record_moves`, runs interleaved in one session."""
+    say("## Recording per-move engine info (`record_moves`)\n")
+    if floor:
+        say(floor)
+    awale = "{ game: awale, pits: 6, random_opening_plies: 6 }"
+    # `hostile --scores` answers the first legal move at once after an `info depth … score …
+    # nodes … nps … pv …` line and an `info string` line: the info costs, nothing else.
+    talkers = [("a", "hostile", ["--scores", "cp:10"]), ("b", "hostile", ["--scores", "cp:-10"])]
+    off, on = [], []
+    for _ in range(RUNS):
+        off.append(run_tournament([awale], talkers, 150, 1))
+        on.append(run_tournament([awale], talkers, 150, 1, extra="record_moves: true"))
+    med = lambda runs, k: statistics.median(r[k] for r in runs)
+    moves = med(on, "moves")
+    say("Two engines that send two `info` lines and a `bestmove` at once, Awale 6, %d games, %d moves, "
+        "concurrency 1; the %d runs of each variant interleaved.\n" % (med(on, "games"), moves, RUNS))
+    say(table(["variant", "runner CPU µs a move", "wall µs a move", "moves.csv bytes a move"], [
+        ["record_moves off", "%.1f" % med(off, "cpu_us_move"), "%.1f" % (med(off, "wall") * 1e6 / moves), "0"],
+        ["record_moves on", "%.1f" % med(on, "cpu_us_move"), "%.1f" % (med(on, "wall") * 1e6 / moves),
+         "%.0f" % (med(on, "moves_bytes") / moves)],
+    ]))
+    say("\nRecording costs %.1f µs of runner CPU a move: one `info` line kept as text, parsed at the "
+        "`bestmove`, and its row written with the game.\n"
+        % (med(on, "cpu_us_move") - med(off, "cpu_us_move")))
+
+
 def main():
     report = []
     cores = os.cpu_count()
     say = lambda text: (print(text, flush=True), report.append(text))
+    if ONLY == "record_moves":
+        record_moves(say)
+        return
     say("# Benchmarks\n")
     say("Measured by `scripts/bench.sh` on a %d-core machine (%s); every figure is the median of %d runs. "
         "Runner CPU (getrusage) and peak RSS (VmHWM) are the arena process's own, engines excluded.\n"
@@ -187,7 +220,7 @@ def main():
     cases = [
         ("Seven Colors 10×10, 300 plies, `pingpong engine A`",
          "{ game: seven_colors, size: 10, layout: random, max_plies: 300 }",
-         [("a", "pingpong engine A"), ("b", "pingpong engine A")]),
+         [("a", "pingpong", ["engine", "A"]), ("b", "pingpong", ["engine", "A"])]),
         ("Awale 6, `instant`", "{ game: awale, pits: 6 }",
          [("a", "instant"), ("b", "instant")]),
     ]
@@ -203,6 +236,8 @@ def main():
     say(table(["case", "moves", "mean position line (bytes)", "floor wall (µs)",
                "games alone (µs a move)", "whole command (µs a move)", "runner CPU (µs a move)"], rows))
     say("\nTargets (issue 17): games alone ≤ 1.3× the floor, whole command ≤ 1.5×.\n")
+
+    record_moves(say, floor)
 
     # Throughput.
     say("## Throughput: Seven Colors 30×30, greedy vs random-available\n")

@@ -238,6 +238,10 @@ pub struct RunArgs {
     /// Write the full protocol transcript of every game to OUTPUT/logs/games/<id>.log.
     #[arg(long)]
     pub log_protocol: bool,
+    /// Write OUTPUT/moves.csv: every ply with the engine's depth, score, nodes, nps and pv
+    /// (config `record_moves: true`).
+    #[arg(long)]
+    pub record_moves: bool,
     /// Delete the results of a different config in the output directory and start fresh.
     #[arg(long)]
     pub force: bool,

@@ -218,7 +218,8 @@ pub fn run(args: &RunArgs) -> ExitCode {
             || config::read(&args.config)
                 .map(|c| c.seed.is_some())
                 .unwrap_or(false);
-        let plan = load_plan(&args.config, &overrides)?;
+        let mut plan = load_plan(&args.config, &overrides)?;
+        plan.config.record_moves |= args.record_moves;
         tournament::run(
             plan,
             &tournament::RunOptions {

@@ -314,6 +314,13 @@ pub struct Config {
     /// maximum and the run stops once a bound is crossed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<crate::sprt::SprtSpec>,
+    /// Write `moves.csv`: every ply with the engine's last `info` (see
+    /// [`crate::play::moves_file`]); default false. `--record-moves` sets it.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub record_moves: bool,
+    /// End games early by the engines' scores (see [`crate::adjudication`]); default off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudication: Option<crate::adjudication::Adjudication>,
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
@@ -514,10 +521,11 @@ pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
 /// For an invalid `sprt:` section (checked as a whole, so serde points at the document's
 /// start), the line of its top-level key.
 fn locate_sprt(text: &str, reason: &str) -> Option<(usize, usize)> {
-    if !reason.starts_with("sprt:") {
-        return None;
-    }
-    let index = text.lines().position(|l| l.starts_with("sprt:"))?;
+    // `adjudication:` is checked the same way.
+    let key = ["sprt:", "adjudication:"]
+        .into_iter()
+        .find(|k| reason.starts_with(k))?;
+    let index = text.lines().position(|l| l.starts_with(key))?;
     Some((index + 1, 1))
 }
 

@@ -20,9 +20,12 @@
 //! - [`report`]: CSV, PGN, report.html, results.xlsx, progress and summary; [`commands`] and
 //!   [`cli`]: the binary.
 //! - [`sprt`]: the SPRT of engine testing (LLR, bounds, decision), beside [`rating`].
+//! - [`adjudication`]: ending games early by the engines' own scores; per-move engine info is
+//!   written by [`play::moves_file`] and summed per engine by [`report::engines`].
 //! - [`seed`]: portable seeded randomness, so one seed gives the same tournament everywhere.
 #![deny(missing_docs)]
 
+pub mod adjudication;
 pub mod check_engine;
 pub mod cli;
 pub mod commands;

@@ -110,6 +110,8 @@ pub enum Score {
 pub struct Info {
     /// Depth searched (plies).
     pub depth: Option<u32>,
+    /// Selective depth: the deepest ply any line reached (plies).
+    pub seldepth: Option<u32>,
     /// Evaluation.
     pub score: Option<Score>,
     /// Nodes searched.
@@ -378,6 +380,7 @@ impl Reply {
             let value = words.get(i + 1);
             match words[i] {
                 "depth" => info.depth = Some(number(line, "depth", value)?),
+                "seldepth" => info.seldepth = Some(number(line, "seldepth", value)?),
                 "nodes" => info.nodes = Some(number(line, "nodes", value)?),
                 "nps" => info.nps = Some(number(line, "nps", value)?),
                 "time" => info.time = Some(number(line, "time", value)?),
@@ -405,7 +408,9 @@ impl Reply {
                     let (pv, end) = phrase(
                         words,
                         i + 1,
-                        &["depth", "nodes", "nps", "time", "score", "string"],
+                        &[
+                            "depth", "seldepth", "nodes", "nps", "time", "score", "string",
+                        ],
                     );
                     info.pv = pv
                         .split(' ')
@@ -415,7 +420,7 @@ impl Reply {
                     i = end;
                     continue;
                 }
-                // Unknown fields (seldepth, hashfull, …) are skipped with their value.
+                // Unknown fields (hashfull, multipv, …) are skipped with their value.
                 _ => {}
             }
             i += 2;
@@ -478,6 +483,9 @@ impl fmt::Display for Info {
         f.write_str("info")?;
         if let Some(depth) = self.depth {
             write!(f, " depth {depth}")?;
+        }
+        if let Some(seldepth) = self.seldepth {
+            write!(f, " seldepth {seldepth}")?;
         }
         match self.score {
             Some(Score::Cp(cp)) => write!(f, " score cp {cp}")?,
@@ -608,6 +616,7 @@ mod tests {
         .unwrap();
         let Reply::Info(info) = info else { panic!() };
         assert_eq!(info.depth, Some(3));
+        assert_eq!(info.seldepth, Some(5));
         assert_eq!(info.score, Some(Score::Cp(-12)));
         assert_eq!(info.pv, vec!["A", "B", "C"]);
         assert_eq!(info.time, Some(50));

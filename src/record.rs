@@ -28,11 +28,16 @@ pub enum Termination {
     /// failed `withdraw_after` games in a row without a move), and the game is forfeited. A
     /// rerun under `on_engine_failure: stop` plays such games again; under `forfeit` they stand.
     Withdrawn,
+    /// Adjudicated a win by the engines' own scores (config `adjudication.resign`): both agreed
+    /// that one side was ahead by at least the bound for enough moves; not a fault of the loser.
+    AdjudicatedWin,
+    /// Adjudicated a draw by the engines' own scores (config `adjudication.draw`).
+    AdjudicatedDraw,
 }
 
 impl Termination {
     /// Every reason, in column order of summaries.
-    pub const ALL: [Termination; 8] = [
+    pub const ALL: [Termination; 10] = [
         Termination::Normal,
         Termination::Resign,
         Termination::IllegalMove,
@@ -41,6 +46,8 @@ impl Termination {
         Termination::ProtocolError,
         Termination::MaxPlies,
         Termination::Withdrawn,
+        Termination::AdjudicatedWin,
+        Termination::AdjudicatedDraw,
     ];
 
     /// The CSV spelling.
@@ -54,6 +61,8 @@ impl Termination {
             Termination::ProtocolError => "protocol_error",
             Termination::MaxPlies => "max_plies",
             Termination::Withdrawn => "withdrawn",
+            Termination::AdjudicatedWin => "adjudicated_win",
+            Termination::AdjudicatedDraw => "adjudicated_draw",
         }
     }
 }

@@ -6,16 +6,21 @@
 //! engine at fault, with a [`Termination`] and a sentence naming the engine, side, ply and move;
 //! the referee never waits past a deadline and never prints.
 //!
+//! Engine `info` lines are not parsed as they come: the referee keeps the text of the last one
+//! (not `info string`) before each `bestmove`, and parses it only when the game needs it
+//! (`record_moves` or adjudication), at the `bestmove`.
+//!
 //! Time is kept as [`Duration`] (the clock's own resolution) and rounded only where it leaves
 //! the referee: down to whole ms in `go` (an engine is never told it has more than it has),
 //! to the nearest ms in the record.
 
 use std::time::{Duration, Instant};
 
+use crate::adjudication::{Adjudication, Adjudicator, Verdict};
 use crate::config::{Limit, TimeControl};
 use crate::engine::{Engine, EngineError, Identity};
 use crate::games::{AnyPosition, BySide, GameKind, Outcome, Side};
-use crate::protocol::{self, BestMove, Command, Go, Reply};
+use crate::protocol::{self, BestMove, Command, Go, Info, Reply};
 use crate::record::{GameRecord, Termination};
 use crate::schedule::Fixture;
 
@@ -49,6 +54,24 @@ pub struct Setup<'a> {
     pub max_plies: u32,
     /// Timeout of `isready` before the game.
     pub ready_timeout: Duration,
+    /// Keep every ply's time and engine info in [`Played::plies`].
+    pub record_moves: bool,
+    /// End the game by the engines' scores (config `adjudication`).
+    pub adjudication: Option<&'a Adjudication>,
+}
+
+/// One ply as played, for `moves.csv`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlyInfo {
+    /// Who played it.
+    pub side: Side,
+    /// The move, canonical text.
+    pub text: String,
+    /// Thinking time (ms, rounded to nearest).
+    pub time_ms: u64,
+    /// The engine's last `info` before its `bestmove` (not `info string`), if it sent one that
+    /// parses.
+    pub info: Option<Info>,
 }
 
 /// The result of refereeing a game.
@@ -62,6 +85,8 @@ pub struct Played {
     pub at_fault: Option<Side>,
     /// Moves each side played, so the runner can tell an engine that never manages a move.
     pub moves: BySide<u32>,
+    /// Every ply with its time and info when [`Setup::record_moves`], else empty.
+    pub plies: Vec<PlyInfo>,
 }
 
 /// A failure charged to one side.
@@ -240,6 +265,19 @@ struct Game {
     position_line: String,
     clocks: BySide<SideClock>,
     used: BySide<Duration>,
+    /// The last `info` line of the move being played (reused buffer).
+    info_line: String,
+    plies: Vec<PlyInfo>,
+    adjudicator: Option<Adjudicator>,
+    verdict: Option<Verdict>,
+}
+
+/// The `info` of a kept line, or `None` when there was none or it does not parse.
+pub fn parse_info(line: &str) -> Option<Info> {
+    match Reply::parse(line) {
+        Ok(Reply::Info(info)) => Some(info),
+        _ => None,
+    }
 }
 
 impl Game {
@@ -254,6 +292,10 @@ impl Game {
             .to_string(),
             clocks: tcs.map(SideClock::new),
             used: BySide::new(Duration::ZERO, Duration::ZERO),
+            info_line: String::new(),
+            plies: Vec::new(),
+            adjudicator: setup.adjudication.map(Adjudicator::new),
+            verdict: None,
         }
     }
 
@@ -270,19 +312,45 @@ impl Game {
             if self.pos.outcome().is_some() {
                 return Ok(Termination::Normal);
             }
+            match &self.verdict {
+                Some(Verdict::Win { .. }) => return Ok(Termination::AdjudicatedWin),
+                Some(Verdict::Draw { .. }) => return Ok(Termination::AdjudicatedDraw),
+                None => {}
+            }
             if self.moves.len() as u32 >= setup.max_plies {
                 return Ok(Termination::MaxPlies);
             }
             let side = self.pos.side_to_move();
             let ply = self.moves.len() + 1;
-            let canonical = engine_move(
+            let before = self.used[side];
+            let wants_info = setup.record_moves || self.adjudicator.is_some();
+            let canonical = engine_move_keeping_info(
                 &mut seats[side],
                 &mut self.clocks,
                 &mut self.used,
                 &self.position_line,
                 &mut self.pos,
                 ply,
+                wants_info.then_some(&mut self.info_line),
             )?;
+            if wants_info {
+                let info = parse_info(&self.info_line);
+                if let Some(adjudicator) = &mut self.adjudicator {
+                    // The rules come first: a move that ends the game is not adjudicated.
+                    if self.pos.outcome().is_none() {
+                        let score = info.as_ref().and_then(|i| i.score);
+                        self.verdict = adjudicator.observe(ply as u32, side, score);
+                    }
+                }
+                if setup.record_moves {
+                    self.plies.push(PlyInfo {
+                        side,
+                        text: canonical.clone(),
+                        time_ms: round_ms(self.used[side] - before),
+                        info,
+                    });
+                }
+            }
             let sep = if self.moves.is_empty() {
                 " moves "
             } else {
@@ -313,8 +381,26 @@ pub fn engine_move(
     pos: &mut AnyPosition,
     ply: usize,
 ) -> Result<String, Fault> {
+    engine_move_keeping_info(seat, clocks, used, position_line, pos, ply, None)
+}
+
+/// [`engine_move`], keeping in `info_line` (when given) the text of the engine's last `info`
+/// line before its `bestmove`, `info string` lines excepted; empty when it sent none. The line
+/// is not parsed here (see [`parse_info`]).
+///
+/// # Errors
+/// As [`engine_move`].
+pub fn engine_move_keeping_info(
+    seat: &mut Seat<'_>,
+    clocks: &mut BySide<SideClock>,
+    used: &mut BySide<Duration>,
+    position_line: &str,
+    pos: &mut AnyPosition,
+    ply: usize,
+    info_line: Option<&mut String>,
+) -> Result<String, Fault> {
     let side = pos.side_to_move();
-    match ask(seat, side, ply, position_line, clocks, used)? {
+    match ask(seat, side, ply, position_line, clocks, used, info_line)? {
         BestMove::Resign => Err(Fault {
             side,
             termination: Termination::Resign,
@@ -330,6 +416,46 @@ pub fn engine_move(
     }
 }
 
+/// Whether `line` is an `info` line worth keeping: `info` followed by anything but `string`.
+fn is_search_info(line: &str) -> bool {
+    let mut words = line.split_ascii_whitespace();
+    words.next() == Some("info") && !matches!(words.next(), Some("string") | None)
+}
+
+/// Reads `engine`'s lines until `bestmove` before `deadline`, as [`Engine::recv_reply`] does,
+/// but passing over `info` lines unparsed, the last one (not `info string`) kept in
+/// `info_line` when given.
+fn recv_bestmove(
+    engine: &mut Engine,
+    deadline: Instant,
+    mut info_line: Option<&mut String>,
+) -> Result<(BestMove, Instant), EngineError> {
+    if let Some(kept) = info_line.as_deref_mut() {
+        kept.clear();
+    }
+    loop {
+        let (line, at) = engine.recv(deadline, "bestmove")?;
+        if line.trim_start().starts_with("info") {
+            if let Some(kept) = info_line.as_deref_mut() {
+                if is_search_info(&line) {
+                    kept.clear();
+                    kept.push_str(&line);
+                }
+            }
+            continue;
+        }
+        match Reply::parse(&line) {
+            Ok(Reply::BestMove(best)) => return Ok((best, at)),
+            Ok(_) => {}
+            // A malformed `bestmove` cannot be skipped: nothing else will come.
+            Err(e) if e.keyword == "bestmove" => {
+                return Err(EngineError::Protocol(e.to_string()));
+            }
+            Err(_) => {}
+        }
+    }
+}
+
 /// Sends the position and `go` to `side`, and waits for its `bestmove` within its time.
 fn ask(
     seat: &mut Seat<'_>,
@@ -338,6 +464,7 @@ fn ask(
     position_line: &str,
     clocks: &mut BySide<SideClock>,
     used: &mut BySide<Duration>,
+    info_line: Option<&mut String>,
 ) -> Result<BestMove, Fault> {
     let name = seat.name;
     let go_line = Command::Go(SideClock::go(clocks, side)).to_string();
@@ -348,12 +475,7 @@ fn ask(
     let clock = &mut clocks[side];
     let allowance = clock.allowance();
     let tc = clock.tc;
-    let answer = seat
-        .engine
-        .recv_reply(sent + allowance, "bestmove", |reply, at| match reply {
-            Reply::BestMove(best) => Some((best, at)),
-            _ => None,
-        });
+    let answer = recv_bestmove(seat.engine, sent + allowance, info_line);
     let (best, at) = match answer {
         Ok(answer) => answer,
         Err(EngineError::Timeout { .. }) if seat.engine.exited().is_some() => {
@@ -433,6 +555,20 @@ pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
             format!("adjudicated after {} plies", game.moves.len()),
             pos.final_scores(),
         ),
+        Ok(Termination::AdjudicatedWin | Termination::AdjudicatedDraw) => {
+            let (outcome, termination, detail) = match game.verdict.take() {
+                Some(Verdict::Win { winner, detail }) => (
+                    Outcome::Decisive { winner },
+                    Termination::AdjudicatedWin,
+                    detail,
+                ),
+                Some(Verdict::Draw { detail }) => {
+                    (Outcome::Draw, Termination::AdjudicatedDraw, detail)
+                }
+                None => unreachable!("an adjudicated ending has a verdict"),
+            };
+            (outcome, termination, detail, pos.scores())
+        }
         Ok(termination) => (
             pos.outcome().unwrap_or(Outcome::Draw),
             termination,
@@ -489,6 +625,7 @@ pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
         faulty,
         at_fault,
         moves,
+        plies: std::mem::take(&mut game.plies),
     }
 }
 
@@ -496,6 +633,20 @@ pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
 mod tests {
     use super::*;
     use crate::protocol::OptionDecl;
+
+    #[test]
+    fn only_search_info_lines_are_kept() {
+        assert!(is_search_info("info depth 3 score cp 5"));
+        assert!(is_search_info("info\tnodes 9"));
+        assert!(!is_search_info("info string depth 3"));
+        assert!(!is_search_info("info"));
+        assert!(!is_search_info("bestmove 3"));
+        let info = parse_info("info depth 2 seldepth 4 score mate -1 nodes 7 pv a b").unwrap();
+        assert_eq!((info.depth, info.seldepth), (Some(2), Some(4)));
+        assert_eq!(info.score, Some(protocol::Score::Mate(-1)));
+        assert_eq!(parse_info("info depth banana"), None);
+        assert_eq!(parse_info(""), None);
+    }
 
     #[test]
     fn seeds_fold_into_the_declared_range() {

@@ -51,6 +51,10 @@ pub struct Tournament<'a> {
     /// Per engine (config order), why it is withdrawn before the first game (its handshake
     /// failed and the config forfeits such engines), else `None`.
     pub withdrawn: Vec<Option<String>>,
+    /// Keep every ply's time and engine info, reported as [`Event::Moves`].
+    pub record_moves: bool,
+    /// Adjudication by the engines' scores (config `adjudication`).
+    pub adjudication: Option<&'a crate::adjudication::Adjudication>,
 }
 
 /// What the runner reports while it works.
@@ -58,6 +62,10 @@ pub struct Tournament<'a> {
 pub enum Event {
     /// A game finished; its record is final.
     Finished(Box<GameRecord>),
+    /// The plies of the game reported next by [`Event::Finished`] (same id), with each move's
+    /// time and engine info; only with [`Tournament::record_moves`], and only for a game with at
+    /// least one ply.
+    Moves(u64, Vec<referee::PlyInfo>),
     /// Something worth telling the user (an engine restarted, a transcript not written).
     Note(String),
     /// An engine was withdrawn during the run: its index and why. Its remaining games are
@@ -231,6 +239,8 @@ impl Worker<'_, '_> {
             start,
             max_plies: board.max_plies(),
             ready_timeout: Duration::from_millis(t.handshake_timeout_ms),
+            record_moves: t.record_moves,
+            adjudication: t.adjudication,
         };
         let withdrawn = fixture.players.map(|e| health.withdrawn(e));
         if withdrawn.first.is_some() || withdrawn.second.is_some() {
@@ -281,6 +291,9 @@ impl Worker<'_, '_> {
         if cancel.load(Ordering::SeqCst) {
             // Killed by arena itself: neither a result nor a reason to restart anything.
             return record;
+        }
+        if !played.plies.is_empty() {
+            events.push(Event::Moves(record.game_id, played.plies));
         }
         if t.log_protocol {
             let lines = fixture

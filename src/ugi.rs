@@ -111,9 +111,15 @@ impl Search<'_> {
             .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
-    /// Prints an `info` line (time is filled in).
+    /// Prints an `info` line (time is filled in, and nps from the nodes when not given).
     pub fn info(&self, mut info: Info) {
-        info.time = Some(self.elapsed().as_millis() as u64);
+        let elapsed = self.elapsed();
+        info.time = Some(elapsed.as_millis() as u64);
+        if let (None, Some(nodes)) = (info.nps, info.nodes) {
+            let micros = elapsed.as_micros().max(1);
+            info.nps =
+                Some((u128::from(nodes) * 1_000_000 / micros).min(u128::from(u64::MAX)) as u64);
+        }
         send(&Reply::Info(info));
     }
 }

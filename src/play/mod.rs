@@ -254,12 +254,14 @@ fn opponent(args: &PlayArgs, cwd: &Path) -> Result<Opponent, Stop> {
     })
 }
 
-/// One ply played: the move text, who played it and the time it took.
+/// One ply played: the move text, who played it, the time it took, and the engine's last
+/// `info` (none for a person's move).
 #[derive(Clone, Debug)]
 struct Ply {
     text: String,
     side: Side,
     elapsed: Duration,
+    info: Option<protocol::Info>,
 }
 
 /// A duration to the nearest whole ms, as the referee writes times in records.
@@ -464,6 +466,8 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
         start: &start,
         max_plies: spec.max_plies(),
         ready_timeout: Duration::from_millis(HANDSHAKE_MS),
+        record_moves: false,
+        adjudication: None,
     };
     let mut seat = Seat {
         engine: &mut engine,
@@ -534,6 +538,7 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
             player: &names[p.side],
             text: &p.text,
             time_ms: round_ms(p.elapsed),
+            info: p.info.as_ref(),
         })
         .collect();
     moves_file::append(&args.output.join(moves_file::MOVES), game_id, &rows)
@@ -675,13 +680,15 @@ fn drive(
                 print!("{} ({side}) is thinking…\r", names[side]);
                 let _ = io::stdout().flush();
             }
-            match referee::engine_move(
+            let mut info_line = String::new();
+            match referee::engine_move_keeping_info(
                 seat,
                 &mut clocks,
                 &mut used,
                 &game.position_line(),
                 &mut game.pos,
                 ply,
+                Some(&mut info_line),
             ) {
                 Ok(text) => {
                     let elapsed = used[side] - before;
@@ -695,6 +702,7 @@ fn drive(
                         text,
                         side,
                         elapsed,
+                        info: referee::parse_info(&info_line),
                     });
                     show_board = true;
                 }
@@ -762,6 +770,7 @@ fn drive(
                 text,
                 side,
                 elapsed,
+                info: None,
             });
         }
     }
@@ -892,6 +901,7 @@ mod tests {
                     text,
                     side,
                     elapsed: Duration::from_millis(1),
+                    info: None,
                 });
             }
             let last_human = game.plies.iter().rposition(|p| p.side == human);
@@ -942,6 +952,7 @@ mod tests {
                 text: (*m).to_owned(),
                 side,
                 elapsed: Duration::from_millis(300 * (i as u64 + 1)),
+                info: None,
             });
         }
         game

@@ -3,6 +3,7 @@
 //! ([`xlsx`]), the progress display ([`progress`]) and the final terminal summary
 //! ([`summary`]). Knows no engines and no rules.
 
+pub mod engines;
 pub mod files;
 pub mod html;
 pub mod progress;

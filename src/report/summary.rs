@@ -70,7 +70,11 @@ pub fn failures(records: &[GameRecord], log_dir: &Path) -> String {
     let mut by_engine: BTreeMap<&str, BTreeMap<Termination, u64>> = BTreeMap::new();
     for r in records {
         let faulty = match r.termination {
-            Termination::Normal | Termination::MaxPlies | Termination::Resign => continue,
+            Termination::Normal
+            | Termination::MaxPlies
+            | Termination::Resign
+            | Termination::AdjudicatedWin
+            | Termination::AdjudicatedDraw => continue,
             _ => match r.result.as_str() {
                 "1-0" => vec![&r.second],
                 "0-1" => vec![&r.first],

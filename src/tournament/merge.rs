@@ -528,6 +528,16 @@ pub fn merge(options: &MergeOptions) -> Result<u8, Stop> {
     per_game_files(&dirs, out).map_err(|e| Stop::new(FAILED, e))?;
     let context = outputs::Context::of_resolved(&first.config);
     let (table, visual) = outputs::write(out, &context, &mut records)?;
+    // engines.csv as a run writes it: times and failures from the games, depth and nodes/s
+    // from the merged moves.csv when the shards recorded moves.
+    let moves = out.join(crate::play::moves_file::MOVES);
+    let totals = if moves.exists() {
+        crate::report::engines::MoveTotals::from_file(&moves).map_err(|e| Stop::new(FAILED, e))?
+    } else {
+        crate::report::engines::MoveTotals::default()
+    };
+    let engine_rows = crate::report::engines::compute(&records, &context.engines, &totals);
+    crate::report::engines::write(out, &engine_rows).map_err(|e| Stop::new(FAILED, e))?;
     if !options.quiet {
         print!("{}", summary::render(&table, &records, context.confidence));
         println!(

@@ -11,6 +11,7 @@
 //! the job array that plays the shards on a cluster.
 
 pub mod merge;
+pub mod moves_resume;
 pub mod outputs;
 pub mod resume;
 pub mod shard;
@@ -383,6 +384,8 @@ pub fn probe(plan: &Plan, prepared: &Prepared) -> Vec<Probe> {
                 start,
                 max_plies: board.max_plies(),
                 ready_timeout: timeout,
+                record_moves: false,
+                adjudication: None,
             };
             let launch = Launch {
                 program: engine.program.clone(),
@@ -516,6 +519,9 @@ fn previous_state(plan: &Plan, force: bool) -> Result<Previous, Stop> {
             "config.hash",
             shard::FILE,
             crate::report::sprt::FILE,
+            crate::play::moves_file::MOVES,
+            moves_resume::DROPPED,
+            crate::report::engines::FILE,
         ] {
             let _ = fs::remove_file(out.join(name));
         }
@@ -702,6 +708,28 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         let retry = plan.config.on_engine_failure == OnEngineFailure::Stop;
         let sorted = resume::sort_rows(rows, &prepared.schedule, &plan.board_names, &names, retry);
         move_transcripts(&log_dir.join("games"), &sorted.renumbered);
+        // moves.csv follows games.csv: kept games' rows renumbered, the rest set aside
+        // (moves_resume.rs); a moves.csv not in arena's columns stops the run.
+        let old_ids: std::collections::BTreeMap<u64, u64> = sorted
+            .renumbered
+            .iter()
+            .map(|&(old, new)| (new, old))
+            .collect();
+        // In id order, as games.csv is rewritten below.
+        let mut kept: Vec<(u64, &crate::record::GameRecord)> = sorted
+            .kept
+            .iter()
+            .map(|r| (old_ids.get(&r.game_id).copied().unwrap_or(r.game_id), r))
+            .collect();
+        kept.sort_by_key(|(_, r)| r.game_id);
+        let moved = moves_resume::rewrite(&out, &kept, None).map_err(|e| Stop::new(FAILED, e))?;
+        if moved.dropped > 0 {
+            notes.push(format!(
+                "set aside {} row(s) of moves.csv of games not kept, in {}",
+                moved.dropped,
+                out.join(moves_resume::DROPPED).display()
+            ));
+        }
         if !sorted.dropped.is_empty() {
             let path = out.join(resume::DROPPED);
             let mut writer =
@@ -795,6 +823,18 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         files::GamesWriter::append(&games_path).map_err(|e| Stop::new(FAILED, e.to_string()))?;
     let mut write_error = None;
     let mut withdrawals = Vec::new();
+    let moves_path = out.join(crate::play::moves_file::MOVES);
+    let mut moves_writer = if plan.config.record_moves {
+        Some(
+            crate::play::moves_file::MovesWriter::append(&moves_path)
+                .map_err(|e| Stop::new(FAILED, e))?,
+        )
+    } else {
+        None
+    };
+    // Plies reported ahead of their game's record, by game id.
+    let mut pending_plies: std::collections::HashMap<u64, Vec<crate::referee::PlyInfo>> =
+        std::collections::HashMap::new();
     let tournament = Tournament {
         boards: &plan.config.boards,
         board_names: &plan.board_names,
@@ -806,6 +846,8 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         restart_per_game: plan.config.restart == config::Restart::PerGame,
         withdraw_after: plan.withdraw_after,
         withdrawn,
+        record_moves: plan.config.record_moves,
+        adjudication: plan.config.adjudication.as_ref(),
     };
     let wall = Instant::now();
     let played_before = records.len();
@@ -833,6 +875,17 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
                     }
                     progress.set_extra(s.short());
                 }
+                // A game's moves first: a games.csv row always has its moves.csv rows.
+                if let (Some(plies), Some(w)) =
+                    (pending_plies.remove(&record.game_id), &mut moves_writer)
+                {
+                    if write_error.is_none() {
+                        if let Err(e) = write_plies(w, &record, &plies) {
+                            write_error = Some(e);
+                            cancel.store(true, Ordering::SeqCst);
+                        }
+                    }
+                }
                 if write_error.is_none() {
                     if let Err(e) = writer.write(&record) {
                         write_error = Some(e.to_string());
@@ -842,6 +895,9 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
                 }
                 progress.game(&record);
                 records.push(*record);
+            }
+            Event::Moves(id, plies) => {
+                pending_plies.insert(id, plies);
             }
             Event::Note(note) => progress.println(&format!("note: {note}")),
             Event::Withdrawn(e, reason) => {
@@ -856,9 +912,18 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     );
     progress.finish();
     drop(writer);
+    drop(moves_writer);
+    let mut move_totals = crate::report::engines::MoveTotals::default();
     if write_error.is_none() {
         files::rewrite_games(&games_path, &records)
             .map_err(|e| Stop::new(FAILED, e.to_string()))?;
+        // moves.csv in games.csv's order too; its depth and nodes/s for engines.csv.
+        let mut sorted: Vec<&crate::record::GameRecord> = records.iter().collect();
+        sorted.sort_by_key(|r| r.game_id);
+        let kept: Vec<(u64, &crate::record::GameRecord)> =
+            sorted.into_iter().map(|r| (r.game_id, r)).collect();
+        moves_resume::rewrite(&out, &kept, Some(&mut move_totals))
+            .map_err(|e| Stop::new(FAILED, e))?;
     }
     let new_games = records.len() - played_before;
     let new_plies: u64 = records[played_before..]
@@ -866,6 +931,8 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         .map(|r| u64::from(r.plies))
         .sum();
     let (table, visual) = outputs::write(&out, &outputs::Context::of_plan(&plan), &mut records)?;
+    let engine_rows = crate::report::engines::compute(&records, &names, &move_totals);
+    crate::report::engines::write(&out, &engine_rows).map_err(|e| Stop::new(FAILED, e))?;
     let interrupted = !completed && write_error.is_none();
     if !options.quiet {
         if interrupted {
@@ -879,6 +946,7 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         if let Some(s) = &sprt {
             println!("{}", s.status());
         }
+        print!("{}", crate::report::engines::render(&engine_rows));
         print!("{}", summary::failures(&records, &log_dir));
         println!(
             "{}",
@@ -910,4 +978,32 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         ));
     }
     Ok(DONE)
+}
+
+/// Writes the plies of a finished game to moves.csv.
+fn write_plies(
+    writer: &mut crate::play::moves_file::MovesWriter,
+    record: &crate::record::GameRecord,
+    plies: &[crate::referee::PlyInfo],
+) -> Result<(), String> {
+    use crate::games::Side;
+    let rows: Vec<crate::play::moves_file::MoveRow<'_>> = plies
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let engine = match p.side {
+                Side::First => record.first.as_str(),
+                Side::Second => record.second.as_str(),
+            };
+            crate::play::moves_file::MoveRow {
+                ply: i + 1,
+                side: p.side,
+                player: engine,
+                text: &p.text,
+                time_ms: p.time_ms,
+                info: p.info.as_ref(),
+            }
+        })
+        .collect();
+    writer.write_game(record.game_id, &rows)
 }

@@ -79,7 +79,8 @@ pub enum Compatibility {
 /// The config without what never changes a game already played: how many at once, where the
 /// files go, what the rating tables are computed with (`name`, `anchor`, `confidence`), and
 /// how failures are handled from now on (`on_engine_failure`, `withdraw_after`,
-/// `strict_options`, `handshake_timeout_ms`). Changing those continues the run.
+/// `strict_options`, `handshake_timeout_ms`), and `record_moves`. Changing those continues
+/// the run.
 fn comparable(config: &Config) -> Value {
     let mut config = config.clone();
     config.concurrency = None;
@@ -91,6 +92,8 @@ fn comparable(config: &Config) -> Value {
     config.withdraw_after = None;
     config.strict_options = false;
     config.handshake_timeout_ms = None;
+    // Recording moves changes no game: it can be switched on or off between runs.
+    config.record_moves = false;
     serde_yaml::to_value(&config).unwrap_or(Value::Null)
 }
 

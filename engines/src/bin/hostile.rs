@@ -9,6 +9,10 @@
 //! faults that happen on a move; `--mb N` sizes the floods and `--grow` (default 100);
 //! `--threads N` starts N extra idle threads at start-up (a panic if the OS refuses one).
 //! `--tag` is ignored: tests use it to find leftover processes.
+//! `--scores LIST` (any fault or none) sends, before each `bestmove`, `info depth D seldepth
+//! D+1 score … nodes N nps N pv MOVE` and then an `info string` line, with the N-th score of
+//! the comma-separated LIST at the N-th `go` (the last one repeating); a score is `cp:N`,
+//! `mate:N` or `none` (no `info` at all): scripted scores for adjudication tests.
 
 use std::io::{self, BufRead, Write};
 use std::process::{Command, Stdio};
@@ -54,6 +58,7 @@ fn parse_args() -> (Fault, u32, usize, bool, String, usize) {
         let value = args.get(i + 1).and_then(|v| v.parse::<usize>().ok());
         match args[i].as_str() {
             "--at" => at = value.unwrap_or(1) as u32,
+            "--scores" => {}
             "--mb" => mb = value.unwrap_or(100),
             "--threads" => threads = value.unwrap_or(0),
             "--grow" => fault = Fault::Grow,
@@ -77,13 +82,34 @@ fn parse_args() -> (Fault, u32, usize, bool, String, usize) {
             "--close-stdout" => fault = Fault::CloseStdout,
             _ => {}
         }
-        i += if matches!(args[i].as_str(), "--at" | "--mb" | "--tag" | "--threads") {
+        i += if matches!(
+            args[i].as_str(),
+            "--at" | "--mb" | "--tag" | "--threads" | "--scores"
+        ) {
             2
         } else {
             1
         };
     }
     (fault, at, mb, child, tag, threads)
+}
+
+/// The `--scores` list, as `info` fields (`None`: no info line).
+fn scripted_scores() -> Vec<Option<String>> {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(list) = args
+        .iter()
+        .position(|a| a == "--scores")
+        .and_then(|i| args.get(i + 1))
+    else {
+        return Vec::new();
+    };
+    list.split(',')
+        .map(|item| match item.split_once(':') {
+            Some((kind @ ("cp" | "mate"), n)) => Some(format!("score {kind} {n}")),
+            _ => None,
+        })
+        .collect()
 }
 
 fn say(out: &mut impl Write, line: &str) {
@@ -126,6 +152,7 @@ fn main() {
     let mut position: Option<AnyPosition> = None;
     let mut gos = 0u32;
     let mut movetime = 50u64;
+    let scores = scripted_scores();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -178,6 +205,21 @@ fn main() {
                     Fault::Illegal => gos >= at && illegal.is_some(),
                     _ => gos == at,
                 };
+                if let Some(Some(score)) =
+                    scores.get((gos as usize - 1).min(scores.len().max(1) - 1))
+                {
+                    let depth = gos % 7 + 1;
+                    say(
+                        &mut out,
+                        &format!(
+                            "info depth {depth} seldepth {} {score} nodes {} nps {} pv {best}",
+                            depth + 1,
+                            gos * 100,
+                            gos * 1000
+                        ),
+                    );
+                    say(&mut out, "info string scripted");
+                }
                 if !strikes {
                     say(&mut out, &format!("bestmove {best}"));
                     continue;

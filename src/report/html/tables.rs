@@ -221,7 +221,13 @@ fn loser(r: &GameRecord) -> Option<&str> {
 
 /// Whether a termination is an engine's fault (it loses the game by it).
 fn is_fault(t: Termination) -> bool {
-    !matches!(t, Termination::Normal | Termination::MaxPlies)
+    !matches!(
+        t,
+        Termination::Normal
+            | Termination::MaxPlies
+            | Termination::AdjudicatedWin
+            | Termination::AdjudicatedDraw
+    )
 }
 
 /// Per engine, games ended normally or at `max_plies`, and games it lost by resigning, an
