@@ -2,7 +2,7 @@
 # Reruns the course figures of docs/course-results.md and rewrites its measured tables:
 # every configs/course/*.yaml, then the board-size sweep of greedy against random-available
 # (10,000 games per size) and the hybrid's switch point against greedy, at concurrency =
-# cores. About 10 minutes on 2 cores.
+# cores. About 4 to 6 minutes on 2 cores.
 # Usage: scripts/course-results.sh [--skip-build]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +28,7 @@ for size in 8 9 10 11 12 13; do
   sed -e "s/size: 10,/size: $size,/" -e "s/^rounds: .*/rounds: 5000/" \
     -e "s/^name: .*/name: course-sweep-$size/" \
     configs/course/greedy_vs_random_available.yaml >"$sweep_dir/sweep-$size.yaml"
+  grep -q "size: $size," "$sweep_dir/sweep-$size.yaml"
   # Engine paths in the config are relative to this directory, where arena runs.
   "$arena" run --force --quiet --concurrency "$cores" --output "$results/sweep-$size" \
     "$sweep_dir/sweep-$size.yaml"

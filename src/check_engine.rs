@@ -709,6 +709,27 @@ impl<'a> Battery<'a> {
                 } else {
                     self.dead = Some("handshake".into());
                 }
+                // Games asked for (boards, `--games`, the config) that the engine does not
+                // declare: it would not play them, which a teacher wants to see, not guess.
+                if let Some(wanted) = &self.target.games {
+                    let missing: Vec<&str> = wanted
+                        .iter()
+                        .filter(|g| !arena_knows.contains(g))
+                        .map(|g| g.name())
+                        .collect();
+                    let outcome = if missing.is_empty() {
+                        pass("declares every game to check")
+                    } else {
+                        (
+                            Verdict::Warn,
+                            format!(
+                                "does not declare {}: it would not play those boards (UGI_Variant)",
+                                missing.join(", ")
+                            ),
+                        )
+                    };
+                    self.push("games", outcome, Vec::new(), Instant::now());
+                }
             }
         }
     }
@@ -860,11 +881,15 @@ impl<'a> Battery<'a> {
             match ready {
                 Ok(()) => {
                     search = Some(Ok((Instant::now(), answered)));
-                    pass(if answered {
-                        "`readyok` (the search had already ended)"
+                    if answered {
+                        (
+                            Verdict::Skipped,
+                            "not exercised: the search ended by itself before `isready` was sent"
+                                .into(),
+                        )
                     } else {
-                        "`readyok` during `go movetime 10000`"
-                    })
+                        pass("`readyok` during `go movetime 10000`")
+                    }
                 }
                 Err(e) => {
                     search = Some(Ok((Instant::now(), answered)));
@@ -878,7 +903,10 @@ impl<'a> Battery<'a> {
         self.run("stop", |_, engine| match search {
             None => (Verdict::Skipped, "the search did not start".into()),
             Some(Err(e)) => (Verdict::Skipped, e),
-            Some(Ok((_, true))) => pass("the search ended before `stop`"),
+            Some(Ok((_, true))) => (
+                Verdict::Skipped,
+                "not exercised: the search ended by itself before `stop` was sent".into(),
+            ),
             Some(Ok(_)) => {
                 let sent = match engine.send(&Command::Stop) {
                     Ok(sent) => sent,
@@ -1117,16 +1145,41 @@ impl<'a> Battery<'a> {
 
 /// A message for a failed exchange: the error, and the exit status when the engine died.
 fn describe(engine: &mut Engine, error: &EngineError) -> String {
-    match (error, engine.exited()) {
+    let text = match (error, engine.exited()) {
         (EngineError::Closed { .. }, _) => error.to_string(),
         (_, Some(status)) => format!("{error} (the engine exited: {status})"),
         _ => error.to_string(),
+    };
+    // What the engine said on its way out (a Python traceback, a loader error) is the cause.
+    let said = engine.stderr_lines(3);
+    if said.is_empty() {
+        text
+    } else {
+        format!("{text}; last stderr: `{}`", said.join(" | "))
     }
 }
 
 /// Runs the whole battery against `target`.
 pub fn check(target: &Target, settings: Settings) -> EngineReport {
     let started = Instant::now();
+    // Stderr goes to a scratch log, so that failures can quote it; removed afterwards.
+    let mut logged = target.clone();
+    let scratch = logged.launch.stderr_log.is_none().then(|| {
+        let safe: String = target
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        std::env::temp_dir().join(format!(
+            "arena-check-engine-{}-{safe}.stderr.log",
+            std::process::id()
+        ))
+    });
+    if let Some(path) = &scratch {
+        let _ = std::fs::remove_file(path);
+        logged.launch.stderr_log = Some(path.clone());
+    }
+    let target = &logged;
     let mut battery = Battery {
         target,
         settings,
@@ -1138,6 +1191,10 @@ pub fn check(target: &Target, settings: Settings) -> EngineReport {
         dead: None,
     };
     battery.all();
+    drop(battery.engine.take());
+    if let Some(path) = &scratch {
+        let _ = std::fs::remove_file(path);
+    }
     EngineReport {
         engine: target.name.clone(),
         checks: battery.checks,
@@ -1313,6 +1370,10 @@ fn targets(args: &CheckEngineArgs) -> Result<(Vec<Target>, Option<PathBuf>, Dura
             .or(args.output.clone());
         return Ok((targets, output, handshake));
     }
+    // clap's `requires` does not see through `-- CMD`: say it here.
+    if args.all || args.engine.is_some() {
+        return Err("--all and --engine name engines of a config: give --config FILE".into());
+    }
     let Some((command, rest)) = args.command.split_first() else {
         return Err(
             "give the engine: arena check-engine -- CMD [ARGS…], or --config FILE --engine NAME | --all"
@@ -1352,10 +1413,21 @@ fn targets(args: &CheckEngineArgs) -> Result<(Vec<Target>, Option<PathBuf>, Dura
     ))
 }
 
-/// The boards of `--boards` (`config`: those of `--config`), or `None` for the built-in ones.
+/// The boards of `--boards` (`config`: those of `--config`; default with `--config`: its boards),
+/// or `None` for the built-in ones (`builtin`, default without `--config`).
 fn chosen_boards(args: &CheckEngineArgs) -> Result<Option<Vec<BoardSpec>>, String> {
-    if args.boards.is_empty() {
+    if args.boards.iter().any(|b| b == "builtin") {
+        if args.boards.len() > 1 {
+            return Err("--boards builtin stands alone".into());
+        }
         return Ok(None);
+    }
+    if args.boards.is_empty() {
+        // With a config, the boards it plays; else every built-in board type.
+        return match &args.config {
+            Some(path) => Ok(Some(config::read(path).map_err(|e| e.to_string())?.boards)),
+            None => Ok(None),
+        };
     }
     let mut chosen = Vec::new();
     for text in &args.boards {

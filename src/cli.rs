@@ -406,9 +406,10 @@ pub struct CheckEngineArgs {
     /// Check only these games (comma-separated: seven_colors, amazons, awale).
     #[arg(long, value_delimiter = ',')]
     pub games: Vec<crate::games::GameKind>,
-    /// Play these boards instead of the built-in ones (every board type of each game): board
-    /// specs as in a config's `boards:` list, e.g. `'{game: awale, pits: 10}'`, or `config` for
-    /// the boards of --config. Only the games of these boards are checked.
+    /// The boards to play: board specs as in a config's `boards:` list, e.g.
+    /// `'{game: awale, pits: 10}'`; `config` for the boards of --config (the default with
+    /// --config); `builtin` for every board type of each game (the default without --config).
+    /// Only the games of these boards are checked.
     #[arg(long, num_args = 1.., value_name = "BOARD")]
     pub boards: Vec<String>,
     /// Slack added to every time limit (ms): movetime, the low clock, `stop`.

@@ -320,6 +320,15 @@ impl Engine {
         }
     }
 
+    /// The last `lines` non-empty lines of the engine's stderr log (empty when stderr is not
+    /// logged or says nothing).
+    pub fn stderr_lines(&self, lines: usize) -> Vec<String> {
+        self.stderr_log
+            .as_ref()
+            .and_then(|path| tail_lines(path, lines))
+            .unwrap_or_default()
+    }
+
     /// `last stderr: `…`; log: PATH` with the last `lines` non-empty lines of the engine's
     /// stderr log (read from its last 8 KiB), or `None` when stderr is not logged. The log is
     /// appended across restarts of the same worker, so the lines are the latest process's.

@@ -83,7 +83,7 @@ output: {out}
         .args(["check-engine", "--quick", "--json", "--margin", "1000"])
         .arg("--config")
         .arg(&config)
-        .args(["--engine", "c"])
+        .args(["--engine", "c", "--boards", "builtin"])
         .output()
         .expect("run arena check-engine");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");

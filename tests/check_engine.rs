@@ -96,8 +96,16 @@ fn reference_engines_and_the_python_template_pass() {
                 .map(|c| c.1.clone())
                 .unwrap_or_else(|| panic!("no check {name}"))
         };
-        for name in ["handshake", "isready", "stop", "quit", "second game"] {
+        for name in ["handshake", "isready", "quit", "second game"] {
             assert_eq!(verdict(name), "pass", "{command:?} {name}");
+        }
+        // Engines that answer at once cannot be stopped: `skipped`, never a vacuous pass.
+        let stop = checks.iter().find(|c| c.0 == "stop").expect("stop check");
+        if command[0].ends_with("mcts") {
+            assert_eq!(stop.1, "pass", "{stop:?}");
+            assert!(stop.2.contains("after `stop`"), "{stop:?}");
+        } else {
+            assert!(stop.1 == "pass" || stop.1 == "skipped", "{stop:?}");
         }
     }
 }
@@ -149,6 +157,27 @@ fn every_board_type_of_a_declared_game_is_checked() {
         boards,
         BTreeSet::from(["eight-pits", "amazons-donut-12"]),
         "{checks:?}"
+    );
+    // A requested game the engine does not declare is a warning naming it; the rest is checked.
+    let (code, checks) = check(
+        &[
+            "--boards",
+            "{game: amazons, shape: square, width: 6}",
+            "{game: awale, pits: 8}",
+        ],
+        &[engine("greedy")],
+    );
+    assert_eq!(code, 0);
+    let games = checks
+        .iter()
+        .find(|c| c.0 == "games")
+        .expect("a games check");
+    assert_eq!(games.1, "warn", "{games:?}");
+    assert!(games.2.contains("does not declare amazons"), "{games:?}");
+    assert!(
+        checks
+            .iter()
+            .any(|c| c.0 == "positions awale-8" && c.1 == "pass")
     );
     // A board the engine does not declare leaves nothing to check.
     let (code, checks) = check(
@@ -322,7 +351,10 @@ output: {out}
         .lines()
         .find(|l| l.starts_with("crashes "))
         .expect(&text);
-    assert!(bad.contains("positions seven_colors-random-10"), "{bad}");
+    // With --config, the config's boards are checked (its one Awale board), not the built-in
+    // ones.
+    assert!(bad.contains("positions awale-6"), "{bad}");
+    assert!(!text.contains("seven_colors"), "{text}");
     let mut csv = csv::Reader::from_path(dir.path("out/check-engines.csv")).unwrap();
     assert_eq!(
         csv.headers().unwrap(),
@@ -375,6 +407,11 @@ fn bad_usage_exits_2() {
     arena()
         .args(["check-engine", "--config"])
         .arg(&config)
+        .assert()
+        .code(2);
+    arena()
+        .args(["check-engine", "--all", "--"])
+        .arg(engine("random"))
         .assert()
         .code(2);
     // A board that is not one: named in the message.
