@@ -273,6 +273,7 @@ def main():
             "random-available, 100,000 games, 10×10 as the course's figure needs), and the same on "
             "30×30; end to end at concurrency %d, one run each.\n" % cores)
         say(table(["board", "games", "moves", "wall", "games/s", "runner CPU µs a move"], rows))
+        say("")
     else:
         say("\n(The 100,000-game championship runs with `BENCH_CHAMPIONSHIP=1 scripts/bench.sh`.)\n")
 
