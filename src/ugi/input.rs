@@ -23,6 +23,9 @@ pub(super) struct Input {
     /// Bytes read and not yet split into lines, from `start`.
     buf: Vec<u8>,
     start: usize,
+    /// Where `read` writes, allocated once: growing `buf` by a zeroed chunk per read would
+    /// clear 64 KiB for every line.
+    scratch: Box<[u8]>,
     /// Complete lines that arrived during a search, in order.
     held: VecDeque<String>,
     /// The end of stdin (or a read error) was met.
@@ -37,6 +40,7 @@ impl Input {
         Input {
             buf: Vec::with_capacity(CHUNK),
             start: 0,
+            scratch: vec![0; CHUNK].into_boxed_slice(),
             held: VecDeque::new(),
             ended: false,
             stop: false,
@@ -126,20 +130,18 @@ impl Input {
         self.buf.drain(..self.start);
         self.start = 0;
         let len = self.buf.len();
-        self.buf.resize(len + CHUNK, 0);
         let read = loop {
-            match nix::unistd::read(io::stdin().as_fd(), &mut self.buf[len..]) {
+            match nix::unistd::read(io::stdin().as_fd(), &mut self.scratch) {
                 Err(nix::errno::Errno::EINTR) => continue,
                 other => break other,
             }
         };
         match read {
             Ok(n) if n > 0 => {
-                self.buf.truncate(len + n);
+                self.buf.extend_from_slice(&self.scratch[..n]);
                 true
             }
             _ => {
-                self.buf.truncate(len);
                 // A last line without a newline still counts.
                 if len > 0 && self.buf.last() != Some(&b'\n') {
                     self.buf.push(b'\n');
