@@ -276,8 +276,9 @@ pub fn probes(board: &BoardSpec, quick: bool) -> Result<Vec<Probe>, String> {
         })
         .flatten();
     picks.extend(forced);
+    let constrained = constrained_probe(&start, board.max_plies(), &mut rng)?;
     let mut seen = Vec::new();
-    Ok(picks
+    let mut chosen: Vec<Probe> = picks
         .into_iter()
         .filter(|&i| {
             let fresh = !seen.contains(&i);
@@ -294,7 +295,48 @@ pub fn probes(board: &BoardSpec, quick: bool) -> Result<Vec<Probe>, String> {
             moves: line[i].1.clone(),
             pos: line[i].0.clone(),
         })
-        .collect())
+        .collect();
+    chosen.extend(constrained);
+    Ok(chosen)
+}
+
+/// Random games played for a constrained position, at most (Awale's must-feed is common enough
+/// that a few dozen games find one).
+const CONSTRAINED_GAMES: usize = 300;
+
+/// A position where a rule narrows the legal moves ([`AnyPosition::constraint`], e.g. Awale's
+/// must-feed), reached by random games from `start`; `None` when the game has no such rule or
+/// [`CONSTRAINED_GAMES`] games met none.
+fn constrained_probe(
+    start: &AnyPosition,
+    max_plies: u32,
+    rng: &mut seed::SeededRng,
+) -> Result<Option<Probe>, String> {
+    if !start.has_constraints() {
+        return Ok(None);
+    }
+    for _ in 0..CONSTRAINED_GAMES {
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        while pos.outcome().is_none() && moves.len() < max_plies as usize {
+            if let Some(rule) = pos.constraint() {
+                return Ok(Some(Probe {
+                    label: format!("ply {} ({rule})", moves.len()),
+                    start: start.fen(),
+                    moves,
+                    pos,
+                }));
+            }
+            let Some(mv) = pos.random_move_text(rng) else {
+                break;
+            };
+            moves.push(pos.play_text(&mv).map_err(|e| e.to_string())?);
+        }
+        if moves.is_empty() {
+            break;
+        }
+    }
+    Ok(None)
 }
 
 /// What a check function returns: its verdict and detail.
@@ -525,12 +567,15 @@ impl<'a> Battery<'a> {
     fn time_probe(&self) -> Option<(GameKind, Probe)> {
         let game = *self.games.first()?;
         let board = self.settings.boards(game).into_iter().next()?;
+        // Quick probes: the start, mid-game, then a constrained position if the game has one
+        // (which the positions checks try; the time checks want an ordinary one).
         let mut probes = probes(&board, true).ok()?;
-        let probe = if self.target.from_start {
-            probes.swap_remove(0)
+        let at = if self.target.from_start || probes.len() < 2 {
+            0
         } else {
-            probes.pop()?
+            1
         };
+        let probe = probes.swap_remove(at);
         Some((game, probe))
     }
 

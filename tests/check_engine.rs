@@ -268,6 +268,30 @@ fn illegal_moves_fail_only_positions_checks() {
 }
 
 #[test]
+fn an_engine_that_never_feeds_fails_each_awale_positions_check_on_a_must_feed_position() {
+    let (code, checks) = check(&[], &hostile(&["--no-feed"]));
+    assert_eq!(code, 1);
+    let failed = failed(&checks);
+    assert_eq!(
+        failed,
+        BTreeSet::from([
+            "positions awale-6".to_owned(),
+            "positions awale-10".to_owned(),
+            "positions awale-3".to_owned(),
+            "positions awale-6-capture".to_owned(),
+            "positions awale-6-forbidden".to_owned(),
+        ]),
+        "{checks:?}"
+    );
+    for check in checks.iter().filter(|c| c.1 == "fail") {
+        assert!(
+            check.2.contains("(must feed)") && check.2.contains("does not feed"),
+            "{check:?}"
+        );
+    }
+}
+
+#[test]
 fn ignoring_quit_fails_the_quit_check() {
     let (code, checks) = check(&[], &hostile(&["--ignore-quit"]));
     assert_eq!(code, 1);

@@ -431,6 +431,21 @@ impl Game for Awale {
         moves.extend(pits.into_iter().map(|i| i as u8));
     }
 
+    const HAS_CONSTRAINTS: bool = true;
+
+    /// `must feed`: the opponent's row is empty and a non-empty pit of the mover does not
+    /// reach it, so that pit is illegal (abapa's feeding rule).
+    fn constraint(&self) -> Option<&'static str> {
+        let own = self.row(self.to_move);
+        let starving = self.row_seeds(self.to_move.other()) == 0;
+        let short = own.clone().any(|i| {
+            let seeds = usize::from(self.pits[i]);
+            seeds > 0 && seeds < own.end - i
+        });
+        (starving && short && !self.rules_ended() && self.candidates().next().is_some())
+            .then_some("must feed")
+    }
+
     fn illegal_reason(&self, mv: u8) -> Option<String> {
         let i = usize::from(mv);
         let own = self.row(self.to_move);
@@ -965,5 +980,20 @@ mod tests {
         ] {
             assert_eq!(Awale::from_fen(bad).unwrap_err().reason, reason, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn constraint_names_a_must_feed_position_only() {
+        // The second player's row is empty; the first player's pit 1 (1 seed) cannot reach it,
+        // pit 6 (1 seed) can: must feed.
+        let starving = Awale::from_fen("1,0,0,0,0,1/0,0,0,0,0,0 20,20 1 no_capture").unwrap();
+        assert_eq!(starving.constraint(), Some("must feed"));
+        assert_eq!(starving.legal_moves(), vec![5]);
+        // Every non-empty pit reaches the empty row: no move is forbidden, nothing to name.
+        let all_feed = Awale::from_fen("0,0,0,0,0,1/0,0,0,0,0,0 20,21 1 no_capture").unwrap();
+        assert_eq!(all_feed.constraint(), None);
+        // The opponent has seeds: no constraint.
+        let start = Awale::from_fen("4,4,4,4,4,4/4,4,4,4,4,4 0,0 1 no_capture").unwrap();
+        assert_eq!(start.constraint(), None);
     }
 }

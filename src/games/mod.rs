@@ -160,6 +160,17 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         self.scores()
     }
 
+    /// A rule that narrows the legal moves here beyond what the board shows, named (Awale:
+    /// `must feed` when the opponent's row is empty and some of the mover's pits do not reach
+    /// it); `None` for most positions. For test batteries that must try such positions.
+    fn constraint(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Whether [`Game::constraint`] can ever name a rule in this game (a search for such a
+    /// position is pointless otherwise).
+    const HAS_CONSTRAINTS: bool = false;
+
     /// Reads a move in the game's text format. Checks the syntax and that it fits the board,
     /// not that it is legal (use [`Game::play_text`] for both).
     ///
@@ -301,6 +312,19 @@ impl AnyPosition {
     /// See [`Game::side_to_move`].
     pub fn side_to_move(&self) -> Side {
         each!(self, p => p.side_to_move())
+    }
+
+    /// See [`Game::constraint`].
+    pub fn constraint(&self) -> Option<&'static str> {
+        each!(self, p => p.constraint())
+    }
+
+    /// See [`Game::HAS_CONSTRAINTS`].
+    pub fn has_constraints(&self) -> bool {
+        fn of<G: Game>(_: &G) -> bool {
+            G::HAS_CONSTRAINTS
+        }
+        each!(self, p => of(p))
     }
 
     /// See [`Game::outcome`].

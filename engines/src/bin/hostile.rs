@@ -5,7 +5,8 @@
 //! `--no-ugi`, `--exit-in-handshake`, `--crash`, `--hang`, `--late`, `--garbage`, `--illegal`,
 //! `--wrong-game`, `--empty-bestmove`, `--flood-info`, `--flood-stderr`, `--long-line`,
 //! `--non-utf8`, `--ignore-quit`, `--fork-child`, `--close-stdout`, `--grow` (allocates and
-//! touches `--mb` MiB). `--at N` picks the N-th `go` of the process (1-based, default 1) for
+//! touches `--mb` MiB), `--no-feed` (in an Awale must-feed position, a pit that does not feed;
+//! the first legal move elsewhere). `--at N` picks the N-th `go` of the process (1-based, default 1) for
 //! faults that happen on a move; `--mb N` sizes the floods and `--grow` (default 100);
 //! `--threads N` starts N extra idle threads at start-up (a panic if the OS refuses one).
 //! `--tag` is ignored: tests use it to find leftover processes.
@@ -31,6 +32,7 @@ enum Fault {
     Late,
     Garbage,
     Illegal,
+    NoFeed,
     WrongGame,
     EmptyBestmove,
     FloodInfo,
@@ -71,6 +73,7 @@ fn parse_args() -> (Fault, u32, usize, bool, String, usize) {
             "--late" => fault = Fault::Late,
             "--garbage" => fault = Fault::Garbage,
             "--illegal" => fault = Fault::Illegal,
+            "--no-feed" => fault = Fault::NoFeed,
             "--wrong-game" => fault = Fault::WrongGame,
             "--empty-bestmove" => fault = Fault::EmptyBestmove,
             "--flood-info" => fault = Fault::FloodInfo,
@@ -130,6 +133,20 @@ fn illegal_move(pos: &AnyPosition) -> Option<String> {
         AnyPosition::Amazons(_) => Some("0-0-0".into()),
         AnyPosition::SevenColors(_) => None,
     }
+}
+
+/// In a position where a rule narrows the moves (Awale's must-feed), a non-empty pit of the
+/// mover that the rule forbids: what an engine that forgot the rule plays.
+fn starving_move(pos: &AnyPosition) -> Option<String> {
+    pos.constraint()?;
+    let AnyPosition::Awale(p) = pos else {
+        return None;
+    };
+    let row = p.row(arena::games::Game::side_to_move(p));
+    row.clone()
+        .filter(|&i| p.pits()[i] > 0)
+        .map(|i| (i - row.start + 1).to_string())
+        .find(|text| pos.clone().play_text(text).is_err())
 }
 
 fn main() {
@@ -200,9 +217,12 @@ fn main() {
                     .and_then(|p| p.legal_move_texts().into_iter().next());
                 let best = first.unwrap_or_else(|| "resign".into());
                 // An illegal move strikes at the first `go` from `at` on where one exists.
-                let illegal = position.as_ref().and_then(illegal_move);
+                let illegal = match fault {
+                    Fault::NoFeed => position.as_ref().and_then(starving_move),
+                    _ => position.as_ref().and_then(illegal_move),
+                };
                 let strikes = match fault {
-                    Fault::Illegal => gos >= at && illegal.is_some(),
+                    Fault::Illegal | Fault::NoFeed => gos >= at && illegal.is_some(),
                     _ => gos == at,
                 };
                 if let Some(Some(score)) =
@@ -245,7 +265,7 @@ fn main() {
                         }
                         say(&mut out, &format!("bestmove {best}"));
                     }
-                    Fault::Illegal => {
+                    Fault::Illegal | Fault::NoFeed => {
                         let mv = illegal.unwrap_or_default();
                         say(&mut out, &format!("bestmove {mv}"));
                     }
