@@ -2,9 +2,8 @@
 //! job array and its dependent merge give the files of a single-machine `arena run`, and a
 //! requeued task resumes its shard without playing a game again.
 //!
-//! Needs slurm-wlm and munge (Debian) and root (slurmd). Without them the test prints why it
-//! is skipped, unless `ARENA_REQUIRE_SLURM=1` (set by .ci/run), which makes their absence a
-//! failure.
+//! Needs slurm-wlm and munge (Debian, installed by scripts/test.sh) and root (slurmd). Without
+//! them the test fails, unless `ARENA_SKIP_ROOT_TESTS=1` skips it knowingly.
 
 mod util;
 
@@ -171,14 +170,7 @@ fn wait_for(cluster: &Cluster, job: u64, logs: &Path, limit: Duration) -> String
 
 #[test]
 fn a_job_array_of_three_shards_merges_to_the_single_run() {
-    if let Some(why) = unavailable() {
-        assert!(
-            std::env::var("ARENA_REQUIRE_SLURM").as_deref() != Ok("1"),
-            "ARENA_REQUIRE_SLURM=1 but the local Slurm cannot run: {why}"
-        );
-        eprintln!(
-            "skipped: {why} (.ci/run sets ARENA_REQUIRE_SLURM=1, which makes this a failure)"
-        );
+    if util::skip_unless_available(unavailable()) {
         return;
     }
     let dir = Dir::new();

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh Debian machine, with nothing skipped: installs the Debian
+# packages the tests need (as root; otherwise prints the apt-get line and stops), then checks
+# formatting and lints and runs every test of the workspace.
+#
+# Tests that need root (the local Slurm cluster, engines run as another user through setpriv)
+# fail when not run as root; ARENA_SKIP_ROOT_TESTS=1 skips them, said loudly, for a developer
+# without root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# What each package is for:
+#   python3               the Python template engine (engines/python/)
+#   gcc make libc6-dev    the C engine skeleton (engines/c/) and the course player libraries
+#   libgsl-dev            GSL headers of the course player interface (tests/players/)
+#   slurm-wlm munge       a local single-node Slurm (tests/slurm.rs, scripts/slurm-local.sh)
+#   util-linux            setpriv: an engine run as an unprivileged user (tests/tournament.rs)
+missing=()
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+command -v gcc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
+command -v make >/dev/null 2>&1 || missing+=(make)
+[ -f /usr/include/gsl/gsl_spmatrix_uint.h ] || missing+=(libgsl-dev)
+command -v slurmctld >/dev/null 2>&1 || missing+=(slurm-wlm)
+command -v munged >/dev/null 2>&1 || missing+=(munge)
+command -v setpriv >/dev/null 2>&1 || missing+=(util-linux)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "installing: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+  else
+    echo "the tests need Debian packages that are not installed; as root, run:" >&2
+    echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+if [ "$(id -u)" -ne 0 ] && [ "${ARENA_SKIP_ROOT_TESTS:-}" != 1 ]; then
+  echo "note: not root: the tests that need root will fail (set ARENA_SKIP_ROOT_TESTS=1 to skip them)" >&2
+fi
+
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo test --workspace --locked
