@@ -281,10 +281,11 @@ impl Engine {
                 process.pre_exec(move || limits.apply());
             }
         }
-        let mut child = process.spawn().map_err(|source| EngineError::Spawn {
-            command: launch.program.display().to_string(),
-            source,
-        })?;
+        let mut child =
+            crate::reaper::spawn(&mut process).map_err(|source| EngineError::Spawn {
+                command: launch.program.display().to_string(),
+                source,
+            })?;
         let stdout = LineReader::new(child.stdout.take().expect("stdout is piped"));
         Ok(Engine {
             stdin: child.stdin.take(),
@@ -559,6 +560,9 @@ impl Drop for Engine {
         let _ = killpg(Pid::from_raw(self.child.id() as i32), Signal::SIGKILL);
         let _ = self.child.kill();
         let _ = self.child.wait();
+        crate::reaper::forget(self.child.id());
+        // What left the group (`setsid`, a daemon) is orphaned now, and arena's to end.
+        crate::reaper::sweep();
     }
 }
 

@@ -9,7 +9,8 @@
 //! - [`config`]: YAML configs → a validated [`config::Plan`].
 //! - [`schedule`]: every game expanded up front from the config and seed; [`openings`]: opening
 //!   suites (file format, each round's opening, `arena openings`).
-//! - [`engine`]: live engine processes; [`referee`]: one game between two of them.
+//! - [`engine`]: live engine processes; [`reaper`]: their orphaned descendants ended;
+//!   [`referee`]: one game between two of them.
 //! - [`runner`]: the worker pool; [`record`]: a finished game; [`tournament`]: a whole run,
 //!   from plan to result files (shared by `run` and `check`), its shards, their merge and
 //!   the Slurm job array that plays them.
@@ -38,6 +39,7 @@ pub mod play;
 pub mod player_library;
 pub mod protocol;
 pub mod rating;
+pub mod reaper;
 pub mod record;
 pub mod referee;
 pub mod report;

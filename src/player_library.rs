@@ -188,14 +188,15 @@ pub fn check_notes(plan: &Plan) -> Vec<String> {
 /// # Errors
 /// The reason, e.g. `cannot load GSL … install Debian's libgsl27 (or libgsl-dev)`.
 pub fn load_test(program: &Path, args: &[String], timeout: Duration) -> Result<(), String> {
-    let mut child = Command::new(program)
-        .args(args)
-        .arg("--check")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+    let mut child = crate::reaper::spawn(
+        Command::new(program)
+            .args(args)
+            .arg("--check")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped()),
+    )
+    .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
     // Read while it runs, so that a library printing a lot while loading cannot fill the pipe.
     let reader = child.stderr.take().map(|mut pipe| {
         std::thread::spawn(move || {
@@ -216,6 +217,7 @@ pub fn load_test(program: &Path, args: &[String], timeout: Duration) -> Result<(
             }
         }
     };
+    crate::reaper::forget(child.id());
     // After a timeout, a process the library started may still hold the pipe: do not wait.
     let stderr = match (status, reader) {
         (Some(_), Some(reader)) => reader.join().unwrap_or_default(),

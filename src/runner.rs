@@ -320,19 +320,25 @@ impl Worker<'_, '_> {
             } else {
                 Turnout::Neutral
             };
-            if let Some(reason) = health.count(e, turnout, &record.detail) {
-                events.push(Event::Withdrawn(e, reason));
-            }
+            let withdrawn = health.count(e, turnout, &record.detail);
             if t.engines[e].restarts_per_game(t.restart_per_game) {
                 self.stop(e);
             } else if played.faulty[side] {
                 self.stop(e);
-                events.push(Event::Note(format!(
-                    "restarting {} after game {}: {}",
-                    t.engines[e].spec.name, fixture.id, record.detail
-                )));
+                // A withdrawn engine is not restarted: its games are forfeited from now on.
+                if withdrawn.is_none() {
+                    events.push(Event::Note(format!(
+                        "restarting {} after game {}: {}",
+                        t.engines[e].spec.name, fixture.id, record.detail
+                    )));
+                }
+            }
+            if let Some(reason) = withdrawn {
+                events.push(Event::Withdrawn(e, reason));
             }
         }
+        // Whatever the engines detached during the game ends with it.
+        crate::reaper::sweep();
         record
     }
 }
@@ -536,4 +542,44 @@ pub fn run_until(
         killed
     });
     !cancelled && !cancel.load(Ordering::SeqCst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn health(limit: u32) -> Health {
+        Health {
+            limit,
+            state: Mutex::new(vec![(0, None); 2]),
+        }
+    }
+
+    #[test]
+    fn a_played_game_resets_the_streak_of_failures() {
+        let h = health(3);
+        let fail = Turnout::FailedWithoutMove;
+        assert_eq!(h.count(0, fail, "a"), None);
+        assert_eq!(h.count(0, fail, "b"), None);
+        assert_eq!(h.count(0, Turnout::Played, ""), None);
+        // Two failures again: the streak started over, so still not withdrawn.
+        assert_eq!(h.count(0, fail, "c"), None);
+        assert_eq!(h.count(0, fail, "d"), None);
+        assert_eq!(h.withdrawn(0), None);
+        let reason = h.count(0, fail, "e").expect("third in a row");
+        assert!(reason.contains("3 games in a row") && reason.contains("(last: e)"));
+        assert_eq!(h.withdrawn(0), Some(reason));
+        // Withdrawn once; the other engine is untouched.
+        assert_eq!(h.count(0, fail, "f"), None);
+        assert_eq!(h.withdrawn(1), None);
+    }
+
+    #[test]
+    fn a_neutral_game_neither_counts_nor_resets() {
+        let h = health(2);
+        let fail = Turnout::FailedWithoutMove;
+        assert_eq!(h.count(1, fail, "a"), None);
+        assert_eq!(h.count(1, Turnout::Neutral, ""), None);
+        assert!(h.count(1, fail, "b").is_some());
+    }
 }

@@ -368,3 +368,20 @@ fn closes_stdout_but_keeps_running() {
 fn cannot_start_under_its_memory_limit() {
     fails_the_handshake("memory", "", "limits: { memory_mb: 1 }", "hostile");
 }
+
+// Issue 23: a child in a session of its own escapes the process-group kill; arena, a child
+// subreaper, adopts it when the engine ends and kills it. `run_hostile` fails the test when a
+// process carrying the tag survives the run.
+#[test]
+fn a_detached_child_does_not_outlive_the_run() {
+    for restart in ["", "restart: per_game"] {
+        let out = tournament("detach", "--detach --at 2", restart);
+        assert!(
+            out.games
+                .iter()
+                .all(|g| g.termination == Termination::Normal),
+            "{restart}: {:?}",
+            out.games
+        );
+    }
+}

@@ -4,7 +4,8 @@
 //! Usage: `hostile [--tag TEXT] FAULT [--at N] [--mb N] [--threads N]`, where FAULT is one of
 //! `--no-ugi`, `--exit-in-handshake`, `--crash`, `--hang`, `--late`, `--garbage`, `--illegal`,
 //! `--wrong-game`, `--empty-bestmove`, `--flood-info`, `--flood-stderr`, `--long-line`,
-//! `--non-utf8`, `--ignore-quit`, `--fork-child`, `--close-stdout`, `--grow` (allocates and
+//! `--non-utf8`, `--ignore-quit`, `--fork-child`, `--detach` (starts a sleeper in a new
+//! session, out of its process group, and plays on), `--close-stdout`, `--grow` (allocates and
 //! touches `--mb` MiB), `--no-feed` (in an Awale must-feed position, a pit that does not feed;
 //! the first legal move elsewhere). `--at N` picks the N-th `go` of the process (1-based, default 1) for
 //! faults that happen on a move; `--mb N` sizes the floods and `--grow` (default 100);
@@ -41,6 +42,7 @@ enum Fault {
     NonUtf8,
     IgnoreQuit,
     ForkChild,
+    Detach,
     CloseStdout,
     Grow,
 }
@@ -82,6 +84,7 @@ fn parse_args() -> (Fault, u32, usize, bool, String, usize) {
             "--non-utf8" => fault = Fault::NonUtf8,
             "--ignore-quit" => fault = Fault::IgnoreQuit,
             "--fork-child" => fault = Fault::ForkChild,
+            "--detach" => fault = Fault::Detach,
             "--close-stdout" => fault = Fault::CloseStdout,
             _ => {}
         }
@@ -302,6 +305,24 @@ fn main() {
                     }
                     Fault::NonUtf8 => {
                         let _ = out.write_all(b"info string \xff\xfe\xfd\n");
+                        say(&mut out, &format!("bestmove {best}"));
+                    }
+                    Fault::Detach => {
+                        // A sleeper in a session of its own, out of the engine's process
+                        // group; the engine plays on.
+                        let mut sleeper = Command::new(std::env::current_exe().expect("own path"));
+                        sleeper
+                            .args(["--child", "--tag", &tag])
+                            .stdin(Stdio::null())
+                            .stdout(Stdio::null())
+                            .stderr(Stdio::null());
+                        // SAFETY: setsid is async-signal-safe and allocates nothing.
+                        unsafe {
+                            std::os::unix::process::CommandExt::pre_exec(&mut sleeper, || {
+                                nix::unistd::setsid().map(drop).map_err(io::Error::from)
+                            });
+                        }
+                        let _ = sleeper.spawn();
                         say(&mut out, &format!("bestmove {best}"));
                     }
                     Fault::ForkChild => {
