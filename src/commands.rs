@@ -235,12 +235,15 @@ pub fn run(args: &RunArgs) -> ExitCode {
 
 /// `arena merge`: see [`tournament::merge`].
 pub fn merge(args: &crate::cli::MergeArgs) -> ExitCode {
-    finish(tournament::merge::merge(&tournament::merge::MergeOptions {
-        shards: args.shards.clone(),
-        output: args.output.clone(),
-        force: args.force,
-        quiet: args.quiet,
-    }))
+    finish((|| {
+        let _lock = tournament::lock::acquire(&args.output)?;
+        tournament::merge::merge(&tournament::merge::MergeOptions {
+            shards: args.shards.clone(),
+            output: args.output.clone(),
+            force: args.force,
+            quiet: args.quiet,
+        })
+    })())
 }
 
 /// `arena slurm`: see [`tournament::slurm`].
@@ -284,6 +287,7 @@ pub fn report(args: &ReportArgs) -> ExitCode {
                 ),
             ));
         }
+        let _lock = tournament::lock::acquire(&args.dir)?;
         let (records, dropped) =
             files::read_games(&games_path).map_err(|e| Stop::new(BAD_CONFIG, e.to_string()))?;
         if let Some(note) = dropped {

@@ -194,3 +194,119 @@ fn a_full_disk_is_reported_by_the_writer() {
     let err = writer.write(&record).unwrap_err();
     assert!(err.to_string().starts_with("/dev/full:"), "{err}");
 }
+
+// Issue 23: one run per output directory. A second `arena run` (and `arena report`, `arena
+// merge`) on a directory a run is filling exits 2 naming it and touches nothing; once the first
+// is killed, its lock is gone and the same command resumes.
+#[test]
+fn a_second_process_on_the_same_output_directory_is_refused_until_the_first_ends() {
+    let dir = Dir::new();
+    let path = config(&dir, "locked");
+    let mut first = start(&path);
+    let games = dir.path("locked/games.csv");
+    wait_for_rows(&mut first, &games, 2);
+    assert!(first.try_wait().unwrap().is_none(), "finished too early");
+    let before = fs::read(&games).unwrap();
+    let pid = first.id().to_string();
+    for args in [
+        vec![
+            "run".to_owned(),
+            "-q".to_owned(),
+            path.display().to_string(),
+        ],
+        vec![
+            "report".to_owned(),
+            dir.path("locked").display().to_string(),
+        ],
+        vec![
+            "merge".to_owned(),
+            dir.path("locked").display().to_string(),
+            "--output".to_owned(),
+            dir.path("locked").display().to_string(),
+        ],
+    ] {
+        let out = arena().args(&args).assert().code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(
+            err.contains("is in use by process") && err.contains(&pid),
+            "{args:?}: {err}"
+        );
+    }
+    // The refused runs wrote nothing: the first one's rows are all there (it may have added some).
+    assert!(fs::read(&games).unwrap().starts_with(&before));
+    first.kill().unwrap();
+    first.wait().unwrap();
+    arena().args(["run", "-q"]).arg(&path).assert().success();
+    assert_eq!(read_games(&games).len(), 3 * 3 * 2 * 3);
+}
+
+/// Whether this process runs as root (mount needs it).
+fn root() -> bool {
+    fs::read_to_string("/proc/self/status").is_ok_and(|s| {
+        s.lines()
+            .find(|l| l.starts_with("Uid:"))
+            .and_then(|l| l.split_whitespace().nth(2))
+            == Some("0")
+    })
+}
+
+// Issue 23, audit item 2: on a disk that fills mid-run, the first write failure is reported with
+// its path, the run stops (exit 1) with its summary and says how to resume, and the games
+// written before it stay readable.
+#[test]
+fn a_disk_that_fills_mid_run_names_the_first_failure_and_keeps_the_earlier_games() {
+    if util::skip_unless_available((!root()).then_some("mounting a small tmpfs needs root")) {
+        return;
+    }
+    let dir = Dir::new();
+    let out = dir.path("full");
+    fs::create_dir_all(&out).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=96k", "tmpfs"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(mounted.success(), "mount -t tmpfs failed");
+    struct Unmount(std::path::PathBuf);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(&self.0).status();
+        }
+    }
+    let _unmount = Unmount(out.clone());
+    let path = dir.write(
+        "full.yaml",
+        &format!(
+            "name: full
+seed: 4
+rounds: 200
+concurrency: 1
+record_moves: true
+time_control: {{ depth: 1 }}
+boards:
+  - {{ game: awale, pits: 6 }}
+engines:
+  - {{ name: a, command: {random} }}
+  - {{ name: b, command: {random} }}
+output: {out}
+",
+            random = engine("random"),
+            out = out.display(),
+        ),
+    );
+    let run = arena().arg("run").arg(&path).assert().code(1);
+    let err = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&run.get_output().stdout).into_owned();
+    assert!(
+        err.contains("stopped: cannot write")
+            && err.contains(&out.display().to_string())
+            && err.contains("No space left on device")
+            && err.contains("run the same command to resume"),
+        "{err}"
+    );
+    // Exactly one failure is the reason given, and the summary of the games played is shown.
+    assert_eq!(err.matches("stopped:").count(), 1, "{err}");
+    assert!(stdout.contains(" games: normal"), "{stdout}");
+    let (kept, _) = arena::report::files::read_games(&out.join("games.csv")).unwrap();
+    assert!(!kept.is_empty() && kept.len() < 400, "{} rows", kept.len());
+}

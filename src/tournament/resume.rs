@@ -229,13 +229,16 @@ pub struct Sorted {
     pub dropped: Vec<(GameRecord, String)>,
     /// Forfeits of withdrawn engines, which are played again.
     pub retried: usize,
+    /// Games without a result (`*`: neither engine could start), which are played again.
+    pub unfinished: usize,
     /// Kept rows whose id changed (old, new), so their transcripts can follow.
     pub renumbered: Vec<(u64, u64)>,
 }
 
 /// Checks every row against the schedule by [`GameKey`] and start position, and its result;
 /// rows that match take the fixture's id and pair (which move when a tournament is extended).
-/// Forfeits of withdrawn engines are played again when `retry_withdrawn`, else kept.
+/// Forfeits of withdrawn engines are played again when `retry_withdrawn`, else kept; games
+/// without a result (`*`) are always played again.
 pub fn sort_rows(
     records: Vec<GameRecord>,
     schedule: &Schedule,
@@ -254,6 +257,10 @@ pub fn sort_rows(
     for mut record in records {
         if retry_withdrawn && record.termination == Termination::Withdrawn {
             sorted.retried += 1;
+            continue;
+        }
+        if record.result == "*" {
+            sorted.unfinished += 1;
             continue;
         }
         if !matches!(record.result.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {

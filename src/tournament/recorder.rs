@@ -1,0 +1,171 @@
+//! What happens to each event of the worker pool during a run: a finished game goes to the
+//! SPRT, to moves.csv and games.csv (in that order, so a games.csv row always has its moves),
+//! and to the progress bar. The first write failure is kept with its path and stops the run
+//! (no later game could be kept); the games finished before it are already on disk.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::games::Side;
+use crate::play::moves_file::{self, MoveRow, MovesWriter};
+use crate::record::GameRecord;
+use crate::referee::PlyInfo;
+use crate::report::files::{self, GamesWriter};
+use crate::report::progress::Progress;
+use crate::runner::Event;
+
+use super::sprt_run::SprtRun;
+use super::{FAILED, Stop};
+
+/// The open files and state of a run while its games are played.
+pub(super) struct Recorder {
+    /// Every game of the output directory: those kept from before, then this run's.
+    pub records: Vec<GameRecord>,
+    /// The run's SPRT, when the config has one.
+    pub sprt: Option<SprtRun>,
+    /// The first file that could not be written and why (`path: error`).
+    pub write_error: Option<String>,
+    /// Names of the engines withdrawn during the run, in order.
+    pub withdrawals: Vec<String>,
+    /// The progress bar (and the lines printed above it).
+    pub progress: Progress,
+    /// Engine names in config order (the pool names engines by index).
+    names: Vec<String>,
+    games: GamesWriter,
+    moves: Option<MovesWriter>,
+    /// Plies reported ahead of their game's record, by game id.
+    pending_plies: HashMap<u64, Vec<PlyInfo>>,
+}
+
+impl Recorder {
+    /// Opens games.csv (and moves.csv with `record_moves`) of `out` for appending; `names` are
+    /// the engines in config order.
+    ///
+    /// # Errors
+    /// [`Stop`] with [`FAILED`] naming the file that cannot be opened.
+    pub fn open(
+        out: &Path,
+        names: Vec<String>,
+        record_moves: bool,
+        records: Vec<GameRecord>,
+        sprt: Option<SprtRun>,
+        progress: Progress,
+    ) -> Result<Recorder, Stop> {
+        let games = GamesWriter::append(&out.join(files::GAMES))
+            .map_err(|e| Stop::new(FAILED, e.to_string()))?;
+        let moves = if record_moves {
+            let path = out.join(moves_file::MOVES);
+            Some(MovesWriter::append(&path).map_err(|e| Stop::new(FAILED, e))?)
+        } else {
+            None
+        };
+        Ok(Recorder {
+            records,
+            sprt,
+            write_error: None,
+            withdrawals: Vec::new(),
+            progress,
+            names,
+            games,
+            moves,
+            pending_plies: HashMap::new(),
+        })
+    }
+
+    /// Handles one event of the pool. `no_new_games` is raised when the SPRT decides,
+    /// `cancel` when a file cannot be written; `log_dir` is named in a withdrawal line.
+    pub fn on_event(
+        &mut self,
+        event: Event,
+        cancel: &AtomicBool,
+        no_new_games: &AtomicBool,
+        log_dir: &Path,
+    ) {
+        match event {
+            Event::Finished(record) => self.finished(*record, cancel, no_new_games),
+            Event::Moves(id, plies) => {
+                self.pending_plies.insert(id, plies);
+            }
+            Event::Note(note) => self.progress.println(&format!("note: {note}")),
+            Event::Withdrawn(e, reason) => {
+                let name = self.names[e].clone();
+                self.progress.println(&format!(
+                    "WITHDRAWN: engine {name} {reason}; its remaining games are forfeited (stderr logs: {})",
+                    log_dir.join(format!("{name}.w*.stderr.log")).display()
+                ));
+                self.withdrawals.push(name);
+            }
+        }
+    }
+
+    /// A finished game: SPRT, moves.csv, games.csv, progress.
+    fn finished(&mut self, record: GameRecord, cancel: &AtomicBool, no_new_games: &AtomicBool) {
+        if let Some(s) = &mut self.sprt {
+            let added = s.add(&record);
+            self.progress.set_extra(s.short());
+            match added {
+                Ok(Some(line)) => {
+                    no_new_games.store(true, Ordering::SeqCst);
+                    self.progress.println(&line);
+                }
+                Ok(None) => {}
+                Err(e) => self.fail(e, cancel),
+            }
+        }
+        let plies = self.pending_plies.remove(&record.game_id);
+        if self.write_error.is_none() {
+            if let (Some(plies), Some(w)) = (plies, &mut self.moves) {
+                if let Err(e) = write_plies(w, &record, &plies) {
+                    self.fail(e, cancel);
+                }
+            }
+        }
+        if self.write_error.is_none() {
+            if let Err(e) = self.games.write(&record) {
+                self.fail(e.to_string(), cancel);
+            }
+        }
+        self.progress.game(&record);
+        self.records.push(record);
+    }
+
+    /// Keeps the first write failure and stops starting games: nothing more could be kept.
+    fn fail(&mut self, error: String, cancel: &AtomicBool) {
+        if self.write_error.is_none() {
+            self.progress
+                .println(&format!("error: cannot write {error}"));
+            self.write_error = Some(error);
+        }
+        cancel.store(true, Ordering::SeqCst);
+    }
+
+    /// Closes games.csv and moves.csv (appended rows are already flushed).
+    pub fn close(&mut self) {
+        self.moves = None;
+    }
+}
+
+/// Writes the plies of a finished game to moves.csv.
+fn write_plies(
+    writer: &mut MovesWriter,
+    record: &GameRecord,
+    plies: &[PlyInfo],
+) -> Result<(), String> {
+    let rows: Vec<MoveRow<'_>> = plies
+        .iter()
+        .enumerate()
+        .map(|(i, p)| MoveRow {
+            ply: i + 1,
+            side: p.side,
+            player: match p.side {
+                Side::First => record.first.as_str(),
+                Side::Second => record.second.as_str(),
+            },
+            text: &p.text,
+            time_ms: p.time_ms,
+            info: p.info.as_ref(),
+        })
+        .collect();
+    writer.write_game(record.game_id, &rows)
+}
