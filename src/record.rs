@@ -6,10 +6,13 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 /// Why a game ended, as written in the `termination` column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Termination {
     /// The rules ended it.
+    #[default]
     Normal,
     /// An engine answered `bestmove resign`.
     Resign,
@@ -83,8 +86,9 @@ impl FromStr for Termination {
     }
 }
 
-/// One finished game, exactly as in `games.csv` (columns in field order).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One finished game, exactly as in `games.csv` (columns in field order). The default is an
+/// empty row (for a header written without rows).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// Stable game id (schedule order).
     pub game_id: u64,
@@ -123,4 +127,57 @@ pub struct GameRecord {
     pub moves: String,
     /// What happened, in words, when it was not a normal ending.
     pub detail: String,
+}
+
+/// What identifies a game before it is played: the leading columns of its [`GameRecord`].
+#[derive(Clone, Copy, Debug)]
+pub struct GameIds<'a> {
+    /// Stable game id (schedule order).
+    pub game_id: u64,
+    /// Round, 1-based.
+    pub round: u32,
+    /// Game pair id; both legs share it.
+    pub pair: u64,
+    /// Board name.
+    pub board: &'a str,
+    /// Game name (`seven_colors`, `amazons`, `awale`).
+    pub game: &'a str,
+    /// Engine that moves first.
+    pub first: &'a str,
+    /// Engine that moves second.
+    pub second: &'a str,
+}
+
+impl GameRecord {
+    /// The record of a game that ended before its first ply (an engine that could not start
+    /// or was withdrawn; a game imported from a file without moves): `result` (`1-0`, `0-1`,
+    /// `1/2-1/2` or `*`), `termination` and `detail` as given; no move, no score, no start
+    /// position, every time 0 ms. Callers that know more fill the fields in afterwards.
+    pub fn unplayed(
+        ids: GameIds<'_>,
+        result: &str,
+        termination: Termination,
+        detail: String,
+    ) -> GameRecord {
+        GameRecord {
+            game_id: ids.game_id,
+            round: ids.round,
+            board: ids.board.to_owned(),
+            game: ids.game.to_owned(),
+            pair: ids.pair,
+            first: ids.first.to_owned(),
+            second: ids.second.to_owned(),
+            result: result.to_owned(),
+            termination,
+            plies: 0,
+            score_first: None,
+            score_second: None,
+            duration_ms: 0,
+            first_time_ms: 0,
+            second_time_ms: 0,
+            start_fen: String::new(),
+            moves: String::new(),
+            detail,
+        }
+    }
 }

@@ -21,7 +21,7 @@ use crate::config::{Limit, TimeControl};
 use crate::engine::{Engine, EngineError, Identity};
 use crate::games::{AnyPosition, BySide, GameKind, Outcome, Side};
 use crate::protocol::{self, BestMove, Command, Go, Info, Reply};
-use crate::record::{GameRecord, Termination};
+use crate::record::{GameIds, GameRecord, Termination};
 use crate::schedule::Fixture;
 
 /// How long an engine gets to answer `stop` with a `bestmove` after missing its deadline,
@@ -58,6 +58,21 @@ pub struct Setup<'a> {
     pub record_moves: bool,
     /// End the game by the engines' scores (config `adjudication`).
     pub adjudication: Option<&'a Adjudication>,
+}
+
+impl<'a> Setup<'a> {
+    /// The game's identifying columns, with `names` by side.
+    pub fn ids(&self, names: BySide<&'a str>) -> GameIds<'a> {
+        GameIds {
+            game_id: self.fixture.id,
+            round: self.fixture.round,
+            pair: self.fixture.pair,
+            board: self.board_name,
+            game: self.game.name(),
+            first: names.first,
+            second: names.second,
+        }
+    }
 }
 
 /// One ply as played, for `moves.csv`.
@@ -590,7 +605,6 @@ pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
             )
         }
     };
-    let fixture = setup.fixture;
     // Each side's own moves: every other ply, from the start's side to move.
     let plies = game.moves.len() as u32;
     let opener = setup.start.side_to_move();
@@ -603,15 +617,6 @@ pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
     });
     Played {
         record: GameRecord {
-            game_id: fixture.id,
-            round: fixture.round,
-            board: setup.board_name.to_owned(),
-            game: setup.game.name().to_owned(),
-            pair: fixture.pair,
-            first: seats.first.name.to_owned(),
-            second: seats.second.name.to_owned(),
-            result: outcome.result_str().to_owned(),
-            termination,
             plies: game.moves.len() as u32,
             score_first: scores.map(|s| s.first),
             score_second: scores.map(|s| s.second),
@@ -620,7 +625,12 @@ pub fn play(setup: &Setup<'_>, mut seats: BySide<Seat<'_>>) -> Played {
             second_time_ms: round_ms(game.used.second),
             start_fen: setup.start.fen(),
             moves: game.moves.join(" "),
-            detail,
+            ..GameRecord::unplayed(
+                setup.ids(BySide::new(seats.first.name, seats.second.name)),
+                outcome.result_str(),
+                termination,
+                detail,
+            )
         },
         faulty,
         at_fault,

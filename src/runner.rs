@@ -422,24 +422,8 @@ fn unplayed(
         .collect::<Vec<_>>()
         .join("; ");
     GameRecord {
-        game_id: setup.fixture.id,
-        round: setup.fixture.round,
-        board: setup.board_name.to_owned(),
-        game: setup.game.name().to_owned(),
-        pair: setup.fixture.pair,
-        first: names.first.to_owned(),
-        second: names.second.to_owned(),
-        result: result.to_owned(),
-        termination,
-        plies: 0,
-        score_first: None,
-        score_second: None,
-        duration_ms: 0,
-        first_time_ms: 0,
-        second_time_ms: 0,
         start_fen: setup.start.fen(),
-        moves: String::new(),
-        detail,
+        ..GameRecord::unplayed(setup.ids(names), result, termination, detail)
     }
 }
 

@@ -766,3 +766,31 @@ fn settings_that_change_no_played_game_continue_the_run() {
     let pairs = fs::read_to_string(dir.path("out/pairs.csv")).unwrap();
     assert!(pairs.starts_with("scope,engine_a,engine_b"), "{pairs}");
 }
+
+// Issue 23, audit item 8: a run with no game (a shard past the last game pair) writes files
+// with their header rows and says "0 games", not "0 games: ".
+#[test]
+fn a_run_with_no_game_writes_headers_and_says_so() {
+    let dir = Dir::new();
+    let engines = entry("a", &engine("random")) + &entry("b", &engine("random"));
+    let cfg = config(&dir, "t", "{ depth: 1 }", &engines, "");
+    let out = arena()
+        .args(["run", "--shard", "99/100"])
+        .arg(&cfg)
+        .assert()
+        .success();
+    let games = fs::read_to_string(dir.path("out/games.csv")).unwrap();
+    assert!(games.starts_with("game_id,round,board,"), "{games:?}");
+    assert_eq!(games.lines().count(), 1, "{games}");
+    let ratings = fs::read_to_string(dir.path("out/ratings.csv")).unwrap();
+    assert!(ratings.starts_with("scope,"), "{ratings:?}");
+    assert_eq!(ratings.lines().count(), 1, "{ratings}");
+    let stdout = stdout_of(&out);
+    assert!(stdout.lines().any(|l| l == "0 games"), "{stdout}");
+    // And arena report reads the empty games.csv.
+    arena()
+        .arg("report")
+        .arg(dir.path("out"))
+        .assert()
+        .success();
+}

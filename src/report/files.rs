@@ -6,7 +6,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::record::GameRecord;
-use crate::standings::Standings;
+use crate::standings::{RatingRow, Standings};
 
 /// File names inside the output directory.
 pub const GAMES: &str = "games.csv";
@@ -170,6 +170,10 @@ fn header_only<T: serde::Serialize + Default, W: Write>(
 /// # Errors
 /// [`FileError`] when writing fails; the old file is then left in place.
 pub fn rewrite_games(path: &Path, records: &[GameRecord]) -> Result<(), FileError> {
+    if records.is_empty() {
+        // The header alone: a run with no game (an empty shard) still writes a readable file.
+        return write_table::<GameRecord>(path, &[]);
+    }
     let mut sorted: Vec<&GameRecord> = records.iter().collect();
     sorted.sort_by_key(|r| r.game_id);
     write_csv(path, &sorted)
@@ -195,6 +199,9 @@ pub fn write_tables(dir: &Path, standings: &Standings, level: f64) -> Result<(),
         let mut writer = csv::Writer::from_writer(&mut text);
         for row in &standings.ratings {
             writer.serialize(row).map_err(|e| file_error(&path, e))?;
+        }
+        if standings.ratings.is_empty() {
+            header_only::<RatingRow, _>(&mut writer).map_err(|e| file_error(&path, e))?;
         }
         writer.flush().map_err(|e| file_error(&path, e))?;
     }
@@ -305,7 +312,6 @@ mod tests {
 
     #[test]
     fn ratings_header_names_the_level() {
-        use crate::standings::RatingRow;
         let row = RatingRow {
             scope: "all".into(),
             rank: 1,

@@ -53,7 +53,7 @@ pub fn render_with(
         .filter(|&(_, n)| n > 0)
         .map(|(t, n)| format!("{t} {n}"))
         .collect();
-    if terminations {
+    if terminations && !counts.is_empty() {
         let _ = writeln!(out, "{} games: {}", records.len(), counts.join(", "));
     } else {
         let _ = writeln!(out, "{} games", records.len());

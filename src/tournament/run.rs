@@ -658,3 +658,66 @@ fn exit_code(plan: &Plan, finished: &Finished, played: &Played, total: u64) -> R
     }
     Ok(DONE)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{BoardSpec, GameKind};
+    use crate::record::{GameIds, Termination};
+    use crate::schedule::{self, Entrants};
+
+    /// Two engines on Awale 6, `rounds` game pairs.
+    fn schedule(rounds: u32) -> Schedule {
+        let boards: Vec<BoardSpec> = vec![serde_yaml::from_str("{game: awale, pits: 6}").unwrap()];
+        let board_names: Vec<String> = boards.iter().map(BoardSpec::name).collect();
+        let engine_names = vec!["a".to_owned(), "b".to_owned()];
+        let plays = vec![GameKind::ALL.to_vec(); 2];
+        let entrants = Entrants {
+            boards: &boards,
+            board_names: &board_names,
+            engine_names: &engine_names,
+            plays: &plays,
+        };
+        schedule::build(&entrants, rounds, 3, None).unwrap()
+    }
+
+    fn record_of(f: &Fixture) -> GameRecord {
+        let ids = GameIds {
+            game_id: f.id,
+            round: f.round,
+            pair: f.pair,
+            board: "awale-6",
+            game: "awale",
+            first: "a",
+            second: "b",
+        };
+        GameRecord::unplayed(ids, "1-0", Termination::Normal, String::new())
+    }
+
+    #[test]
+    fn games_to_play_are_the_scheduled_games_not_recorded_in_schedule_order() {
+        let s = schedule(3);
+        assert_eq!(s.fixtures.len(), 6);
+        let done = vec![record_of(&s.fixtures[4]), record_of(&s.fixtures[1])];
+        let todo: Vec<u64> = games_to_play(&s, &done, None)
+            .iter()
+            .map(|f| f.id)
+            .collect();
+        assert_eq!(todo, [0, 2, 3, 5]);
+        let all: Vec<u64> = games_to_play(&s, &[], None).iter().map(|f| f.id).collect();
+        assert_eq!(all, [0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn transcripts_follow_renumbered_games_even_when_ids_swap() {
+        let dir = tempfile::tempdir().unwrap();
+        for (id, text) in [(1, "one"), (2, "two")] {
+            fs::write(dir.path().join(format!("{id}.log")), text).unwrap();
+        }
+        // 1 ↔ 2 swap, and 7 (no transcript) is no error.
+        move_transcripts(dir.path(), &[(1, 2), (2, 1), (7, 8)]);
+        let read = |id: u32| fs::read_to_string(dir.path().join(format!("{id}.log"))).unwrap();
+        assert_eq!((read(1).as_str(), read(2).as_str()), ("two", "one"));
+        assert!(!dir.path().join("8.log").exists());
+    }
+}
