@@ -56,6 +56,11 @@ fn parse<T: std::str::FromStr>(field: Option<&[u8]>) -> Option<T> {
     std::str::from_utf8(field?).ok()?.parse().ok()
 }
 
+/// `path: error`, the form of every message here.
+fn fail(path: &Path, e: &dyn std::fmt::Display) -> String {
+    format!("{}: {e}", path.display())
+}
+
 /// Rewrites `dir/moves.csv` (through a temporary file and a rename) to the rows of `kept` (each
 /// with its id in the file and its record, whose `game_id` the rows take), in that order, and
 /// appends every other row to `dir/moves.dropped.csv`; adds the kept rows' depth and nodes/s to
@@ -67,29 +72,40 @@ fn parse<T: std::str::FromStr>(field: Option<&[u8]>) -> Option<T> {
 pub fn rewrite(
     dir: &Path,
     kept: &[(u64, &GameRecord)],
-    mut totals: Option<&mut MoveTotals>,
+    totals: Option<&mut MoveTotals>,
 ) -> Result<Resumed, String> {
     let path = dir.join(moves_file::MOVES);
     if !path.exists() {
         return Ok(Resumed::default());
     }
-    let fail = |p: &Path, e: &dyn std::fmt::Display| format!("{}: {e}", p.display());
+    let runs = scan_runs(&path)?;
+    let mut source = RunReader::open(&path)?;
+    let tmp = dir.join(format!("{}.tmp", moves_file::MOVES));
+    let (used, kept_rows) = copy_kept(&runs, kept, &mut source, &tmp, totals)?;
+    let dropped = set_aside(&runs, &used, &mut source, &dir.join(DROPPED))?;
+    fs::rename(&tmp, &path).map_err(|e| fail(&path, &e))?;
+    Ok(Resumed {
+        kept: kept_rows,
+        dropped,
+    })
+}
+
+/// First pass: checks the header, then notes each game's run of rows by byte range.
+fn scan_runs(path: &Path) -> Result<Vec<Run>, String> {
+    let file = File::open(path).map_err(|e| fail(path, &e))?;
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
-        .from_reader(BufReader::new(
-            File::open(&path).map_err(|e| fail(&path, &e))?,
-        ));
-    let header = reader.byte_headers().map_err(|e| fail(&path, &e))?.clone();
+        .from_reader(BufReader::new(file));
+    let header = reader.byte_headers().map_err(|e| fail(path, &e))?.clone();
     if header.iter().ne(HEADER.iter().map(|h| h.as_bytes())) {
         return Err(fail(
-            &path,
+            path,
             &format!(
                 "its columns are not `{}`: move it away to resume",
                 HEADER.join(",")
             ),
         ));
     }
-    // First pass: the runs, by byte range.
     let mut runs: Vec<Run> = Vec::new();
     let mut row = csv::ByteRecord::new();
     loop {
@@ -97,109 +113,154 @@ pub fn rewrite(
         match reader.read_byte_record(&mut row) {
             Ok(false) => break,
             Ok(true) => {}
-            Err(e) => return Err(fail(&path, &e)),
+            Err(e) => return Err(fail(path, &e)),
         }
         let end = reader.position().byte();
         let id: Option<u64> = parse(row.get(0));
         let ply: Option<usize> = parse(row.get(1));
         let whole = row.len() == HEADER.len() && id.is_some() && ply.is_some();
+        let mv = hash_moves(std::iter::once(row.get(4).unwrap_or_default()));
         match runs.last_mut() {
             Some(run)
                 if whole && run.id == id && ply == Some(run.plies + 1) && run.end == start =>
             {
                 run.end = end;
                 run.plies += 1;
-                run.hash = hash_moves(std::iter::once(row.get(4).unwrap_or_default()))
-                    ^ run.hash.rotate_left(5);
+                run.hash = mv ^ run.hash.rotate_left(5);
             }
             _ => runs.push(Run {
                 id: if whole { id } else { None },
                 start,
                 end,
                 plies: 1,
-                hash: hash_moves(std::iter::once(row.get(4).unwrap_or_default())),
+                hash: mv,
             }),
         }
     }
-    drop(reader);
+    Ok(runs)
+}
+
+/// Second-pass reads of moves.csv, one run of rows at a time (memory of one game's rows).
+struct RunReader<'p> {
+    path: &'p Path,
+    file: File,
+    bytes: Vec<u8>,
+}
+
+impl<'p> RunReader<'p> {
+    fn open(path: &'p Path) -> Result<RunReader<'p>, String> {
+        let file = File::open(path).map_err(|e| fail(path, &e))?;
+        Ok(RunReader {
+            path,
+            file,
+            bytes: Vec::new(),
+        })
+    }
+
+    /// The rows of `run`.
+    fn read(&mut self, run: &Run) -> Result<Vec<csv::ByteRecord>, String> {
+        self.bytes.resize((run.end - run.start) as usize, 0);
+        self.file
+            .seek(SeekFrom::Start(run.start))
+            .and_then(|_| self.file.read_exact(&mut self.bytes))
+            .map_err(|e| fail(self.path, &e))?;
+        let mut rows = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(self.bytes.as_slice());
+        Ok(rows.byte_records().filter_map(Result::ok).collect())
+    }
+}
+
+/// Writes `tmp`: the header, then for each kept record the run whose moves are exactly its
+/// moves, under its new id. Returns which runs were used and how many rows were kept.
+fn copy_kept(
+    runs: &[Run],
+    kept: &[(u64, &GameRecord)],
+    source: &mut RunReader<'_>,
+    tmp: &Path,
+    mut totals: Option<&mut MoveTotals>,
+) -> Result<(Vec<bool>, usize), String> {
     let mut by_id: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
     for (i, run) in runs.iter().enumerate() {
         if let Some(id) = run.id {
             by_id.entry(id).or_default().push(i);
         }
     }
-    // Second pass: copy runs one at a time.
-    let mut source = File::open(&path).map_err(|e| fail(&path, &e))?;
-    let mut bytes = Vec::new();
-    let mut read_run = |run: &Run| -> Result<Vec<csv::ByteRecord>, String> {
-        bytes.resize((run.end - run.start) as usize, 0);
-        source
-            .seek(SeekFrom::Start(run.start))
-            .and_then(|_| source.read_exact(&mut bytes))
-            .map_err(|e| fail(&path, &e))?;
-        let mut rows = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .from_reader(bytes.as_slice());
-        Ok(rows.byte_records().filter_map(Result::ok).collect())
-    };
     let mut used = vec![false; runs.len()];
-    let tmp = dir.join(format!("{}.tmp", moves_file::MOVES));
-    let mut out = csv::Writer::from_path(&tmp).map_err(|e| fail(&tmp, &e))?;
-    out.write_record(HEADER).map_err(|e| fail(&tmp, &e))?;
-    let mut resumed = Resumed::default();
+    let mut rows_kept = 0;
+    let mut out = csv::Writer::from_path(tmp).map_err(|e| fail(tmp, &e))?;
+    out.write_record(HEADER).map_err(|e| fail(tmp, &e))?;
     for (old_id, record) in kept {
         let Some(candidates) = by_id.get(old_id) else {
             continue;
         };
-        let mut wanted = 0u64;
-        for mv in record.moves.split(' ').filter(|m| !m.is_empty()) {
-            wanted = hash_moves(std::iter::once(mv.as_bytes())) ^ wanted.rotate_left(5);
-        }
+        let wanted = record
+            .moves
+            .split(' ')
+            .filter(|m| !m.is_empty())
+            .fold(0u64, |h, mv| {
+                hash_moves(std::iter::once(mv.as_bytes())) ^ h.rotate_left(5)
+            });
         let found = candidates.iter().copied().find(|&i| {
             !used[i] && runs[i].plies == record.plies as usize && runs[i].hash == wanted
         });
         let Some(i) = found else { continue };
         used[i] = true;
         let new_id = record.game_id.to_string();
-        for row in read_run(&runs[i])? {
+        for row in source.read(&runs[i])? {
             if let Some(totals) = totals.as_deref_mut() {
-                let number = |c: usize| parse::<u64>(row.get(c));
-                totals.add(
-                    &String::from_utf8_lossy(row.get(3).unwrap_or_default()),
-                    number(6).map(|d| d.min(u64::from(u32::MAX)) as u32),
-                    nps_of(number(11), number(10), number(5).unwrap_or(0)),
-                );
+                add_to_totals(totals, &row);
             }
             out.write_record(std::iter::once(new_id.as_bytes()).chain(row.iter().skip(1)))
-                .map_err(|e| fail(&tmp, &e))?;
-            resumed.kept += 1;
+                .map_err(|e| fail(tmp, &e))?;
+            rows_kept += 1;
         }
     }
-    out.flush().map_err(|e| fail(&tmp, &e))?;
-    drop(out);
-    if used.iter().any(|u| !u) {
-        let dropped = dir.join(DROPPED);
-        let fresh = fs::metadata(&dropped).map_or(true, |m| m.len() == 0);
-        let file = File::options()
-            .create(true)
-            .append(true)
-            .open(&dropped)
-            .map_err(|e| fail(&dropped, &e))?;
-        let mut w = csv::WriterBuilder::new().flexible(true).from_writer(file);
-        if fresh {
-            w.write_record(HEADER).map_err(|e| fail(&dropped, &e))?;
-        }
-        for (run, _) in runs.iter().zip(&used).filter(|(_, used)| !**used) {
-            for row in read_run(run)? {
-                w.write_byte_record(&row).map_err(|e| fail(&dropped, &e))?;
-                resumed.dropped += 1;
-            }
-        }
-        w.flush().map_err(|e| fail(&dropped, &e))?;
+    out.flush().map_err(|e| fail(tmp, &e))?;
+    Ok((used, rows_kept))
+}
+
+/// One row's engine, depth and nodes/s into `totals` (for engines.csv).
+fn add_to_totals(totals: &mut MoveTotals, row: &csv::ByteRecord) {
+    let number = |c: usize| parse::<u64>(row.get(c));
+    totals.add(
+        &String::from_utf8_lossy(row.get(3).unwrap_or_default()),
+        number(6).map(|d| d.min(u64::from(u32::MAX)) as u32),
+        nps_of(number(11), number(10), number(5).unwrap_or(0)),
+    );
+}
+
+/// Appends the rows of every run not used to `dropped` (with a header when it is new);
+/// returns how many.
+fn set_aside(
+    runs: &[Run],
+    used: &[bool],
+    source: &mut RunReader<'_>,
+    dropped: &Path,
+) -> Result<usize, String> {
+    if used.iter().all(|u| *u) {
+        return Ok(0);
     }
-    fs::rename(&tmp, &path).map_err(|e| fail(&path, &e))?;
-    Ok(resumed)
+    let fresh = fs::metadata(dropped).map_or(true, |m| m.len() == 0);
+    let file = File::options()
+        .create(true)
+        .append(true)
+        .open(dropped)
+        .map_err(|e| fail(dropped, &e))?;
+    let mut w = csv::WriterBuilder::new().flexible(true).from_writer(file);
+    if fresh {
+        w.write_record(HEADER).map_err(|e| fail(dropped, &e))?;
+    }
+    let mut count = 0;
+    for (run, _) in runs.iter().zip(used).filter(|(_, used)| !**used) {
+        for row in source.read(run)? {
+            w.write_byte_record(&row).map_err(|e| fail(dropped, &e))?;
+            count += 1;
+        }
+    }
+    w.flush().map_err(|e| fail(dropped, &e))?;
+    Ok(count)
 }
 
 #[cfg(test)]
