@@ -278,3 +278,29 @@ fn a_job_array_of_three_shards_merges_to_the_single_run() {
     }
     assert_eq!(fs::read(out.join("shard-1/games.csv")).unwrap(), shard1);
 }
+
+// Issue 23: more shards than game pairs leaves shards without a game; `arena slurm` says so
+// (the scripts are still written). Needs no Slurm: nothing is submitted.
+#[test]
+fn more_shards_than_game_pairs_is_warned_about() {
+    let dir = Dir::new();
+    let cfg = config(&dir);
+    // 2 rounds × 2 boards × 3 engine pairs.
+    for (shards, warned) in [(13, true), (12, false)] {
+        let out = util::arena()
+            .current_dir(dir.path(""))
+            .args(["slurm", "--shards", &shards.to_string(), "--output"])
+            .arg(dir.path(&format!("out{shards}")))
+            .arg(&cfg)
+            .assert()
+            .success();
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert_eq!(
+            err.contains(
+                "exceeds the tournament's 12 game pair(s) at most: 1 shard(s) will play no game"
+            ),
+            warned,
+            "--shards {shards}: {err}"
+        );
+    }
+}

@@ -242,7 +242,7 @@ fn check_options(
     Ok(())
 }
 
-fn hub(plan: &Plan) -> Option<usize> {
+pub(crate) fn hub(plan: &Plan) -> Option<usize> {
     match plan.config.format {
         Format::Gauntlet => plan
             .config

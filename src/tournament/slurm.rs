@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::config::Plan;
+use crate::games::GameKind;
+use crate::schedule::{self, Entrants};
 
 use super::{BAD_CONFIG, DONE, FAILED, Stop};
 
@@ -193,6 +195,33 @@ fn sbatch(script: &Path, extra: &[String]) -> Result<u64, Stop> {
     })
 }
 
+/// The most game pairs the tournament can have, before any handshake: each engine plays the
+/// games of its `games:` key, or every game (what it declares can only remove games). `None`
+/// when the schedule cannot be built.
+fn most_game_pairs(plan: &Plan) -> Option<u64> {
+    let names = super::engine_names(plan);
+    let plays: Vec<Vec<GameKind>> = plan
+        .engines
+        .iter()
+        .map(|e| {
+            e.spec
+                .games
+                .clone()
+                .unwrap_or_else(|| GameKind::ALL.to_vec())
+        })
+        .collect();
+    let entrants = Entrants {
+        boards: &plan.config.boards,
+        board_names: &plan.board_names,
+        engine_names: &names,
+        plays: &plays,
+    };
+    let schedule =
+        schedule::build(&entrants, plan.config.rounds, plan.seed, super::hub(plan)).ok()?;
+    let pairs: std::collections::BTreeSet<u64> = schedule.fixtures.iter().map(|f| f.pair).collect();
+    Some(pairs.len() as u64)
+}
+
 /// Runs `arena slurm`: writes the scripts, submits them with `submit`; returns the exit code.
 ///
 /// # Errors
@@ -210,6 +239,15 @@ pub fn slurm(plan: &Plan, options: &SlurmOptions) -> Result<u8, Stop> {
                 plan.file.display()
             ),
         ));
+    }
+    if let Some(pairs) = most_game_pairs(plan) {
+        if options.shards as u64 > pairs {
+            eprintln!(
+                "warning: --shards {} exceeds the tournament's {pairs} game pair(s) at most: {} shard(s) will play no game (a shard holds whole game pairs); use --shards {pairs} or fewer",
+                options.shards,
+                options.shards as u64 - pairs
+            );
+        }
     }
     let cwd = std::env::current_dir()
         .map_err(|e| Stop::new(FAILED, format!("cannot read the current directory: {e}")))?;
