@@ -351,7 +351,7 @@ pub fn two_engine_line(records: &[GameRecord], level: f64) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Termination;
+    use crate::record::{GameIds, Termination};
 
     fn record(
         id: u64,
@@ -361,25 +361,18 @@ mod tests {
         result: &str,
         board: &str,
     ) -> GameRecord {
-        GameRecord {
+        let ids = GameIds {
             game_id: id,
             round: 1,
-            board: board.into(),
-            game: board.split('-').next().unwrap().into(),
             pair,
-            first: first.into(),
-            second: second.into(),
-            result: result.into(),
-            termination: Termination::Normal,
+            board,
+            game: board.split('-').next().unwrap(),
+            first,
+            second,
+        };
+        GameRecord {
             plies: 1,
-            score_first: None,
-            score_second: None,
-            duration_ms: 0,
-            first_time_ms: 0,
-            second_time_ms: 0,
-            start_fen: String::new(),
-            moves: String::new(),
-            detail: String::new(),
+            ..GameRecord::unplayed(ids, result, Termination::Normal, String::new())
         }
     }
 

@@ -268,25 +268,24 @@ mod tests {
     use super::*;
 
     fn record(game_id: u64, moves: &str) -> GameRecord {
-        GameRecord {
+        let ids = crate::record::GameIds {
             game_id,
             round: 1,
-            board: "b".into(),
-            game: "awale".into(),
             pair: 0,
-            first: "x".into(),
-            second: "y".into(),
-            result: "1-0".into(),
-            termination: crate::record::Termination::Normal,
+            board: "b",
+            game: "awale",
+            first: "x",
+            second: "y",
+        };
+        GameRecord {
             plies: moves.split(' ').filter(|m| !m.is_empty()).count() as u32,
-            score_first: None,
-            score_second: None,
-            duration_ms: 0,
-            first_time_ms: 0,
-            second_time_ms: 0,
-            start_fen: String::new(),
             moves: moves.into(),
-            detail: String::new(),
+            ..GameRecord::unplayed(
+                ids,
+                "1-0",
+                crate::record::Termination::Normal,
+                String::new(),
+            )
         }
     }
 
