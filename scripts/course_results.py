@@ -6,11 +6,14 @@ Usage: course_results.py PAGE RESULTS_DIR
 Reads RESULTS_DIR/<config>/pairs.csv (scope `all`) for every configs/course/<config>.yaml and
 RESULTS_DIR/sweep-<size>/pairs.csv for the board-size sweep, and replaces the text between the
 `<!-- table:begin -->`/`<!-- table:end -->` and `<!-- sweep:begin -->`/`<!-- sweep:end -->`
-markers of PAGE (and `switch` for RESULTS_DIR/switch-<percent>). Standard library only.
+markers of PAGE (and `switch` for RESULTS_DIR/switch-<percent>); then every figure the prose
+quotes, each written between `<!-- v:NAME -->` and `<!-- /v -->` (NAME a key of `figures`), so
+the prose stays true with the tables. Standard library only.
 """
 
 import csv
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -149,6 +152,73 @@ def replace(text, marker, body):
     return f"{head}{begin}\n{body}\n{end}{tail}"
 
 
+def z_of(row, published, games, wins_only=False):
+    """The z of arena's points (or wins alone) per game against a published share."""
+    n = int(row["games"])
+    if wins_only:
+        p = int(row["wins_a"]) / n
+        var = p * (1 - p)
+    else:
+        p, var = points(row)
+    p_pub = published / games
+    return (p - p_pub) / math.sqrt(var / n + p_pub * (1 - p_pub) / games)
+
+
+def figures(results):
+    """Every figure the prose quotes, by name, from the same runs as the tables."""
+    run = {config: pair_row(results / config) for config, *_ in ROWS}
+    size = {n: pair_row(results / f"sweep-{n}") for n in SWEEP_SIZES}
+    switch_at = {p: pair_row(results / f"switch-{p}") for p in SWITCH_PERCENTS}
+    out = {}
+
+    def put(name, row, text):
+        if row is not None:
+            out[name] = text(row)
+
+    def pct(digits):
+        return lambda row: f"{100 * points(row)[0]:.{digits}f}%"
+
+    def elo(digits):
+        return lambda row: f"{float(row['elo_diff']):+.{digits}f}".replace("-", "−")
+
+    def bound(key):
+        return lambda row: f"{float(row[key]):.0f}".replace("-", "−")
+
+    for config, *_ in ROWS:
+        row = run[config]
+        short = config.replace("_vs_", "-").replace("_", "-")
+        for d in (1, 2):
+            put(f"{short}.points{d}", row, pct(d))
+        for d in (0, 1):
+            put(f"{short}.elo{d}", row, elo(d))
+        put(f"{short}.low", row, bound("ci_low"))
+        put(f"{short}.high", row, bound("ci_high"))
+        put(f"{short}.wins-losses", row, lambda r: f"{int(r['wins_a']):,}–{int(r['losses_a']):,}")
+        put(f"{short}.draws", row, lambda r: f"{int(r['draws']):,}")
+        put(f"{short}.wins-pct", row, lambda r: f"{100 * int(r['wins_a']) / int(r['games']):.2f}%")
+    for n, row in size.items():
+        put(f"sweep-{n}.points1", row, pct(1))
+        put(f"sweep-{n}.points2", row, pct(2))
+    for p, row in switch_at.items():
+        put(f"switch-{p}.points1", row, pct(1))
+    gvra = run["greedy_vs_random_available"]
+    if gvra is not None:
+        published, games = 95543, 100000
+        out["greedy-random-available.z-wins"] = f"{abs(z_of(gvra, published, games, True)):.1f}"
+        out["greedy-random-available.z-points"] = f"{abs(z_of(gvra, published, games)):.2f}"
+    return out
+
+
+def fill(text, values):
+    """Rewrites each `<!-- v:NAME -->…<!-- /v -->` with its value; a name without a value (a run
+    not made) keeps its text."""
+    return re.sub(
+        r"<!-- v:([\w.-]+) -->(.*?)<!-- /v -->",
+        lambda m: f"<!-- v:{m[1]} -->{values.get(m[1], m[2])}<!-- /v -->",
+        text,
+    )
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -157,6 +227,7 @@ def main():
     text = replace(text, "table", table(results))
     text = replace(text, "sweep", sweep(results))
     text = replace(text, "switch", switch(results))
+    text = fill(text, figures(results))
     page.write_text(text)
 
 
