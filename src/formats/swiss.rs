@@ -174,7 +174,8 @@ fn preferences(entrants: &[Entrant], top: usize, rest: &[usize]) -> Vec<usize> {
         .collect();
     // `top` and its group: g engines, the ideal opponent at index ⌊g/2⌋ of it, i.e. at
     // ⌊g/2⌋ - 1 of `group` (which lacks `top`).
-    let ideal = (group.len() + 1) / 2;
+    let g = group.len() + 1;
+    let ideal = g / 2;
     let mut in_group: Vec<usize> = (0..group.len()).collect();
     in_group.sort_by_key(|&k| {
         let at = k + 1;
