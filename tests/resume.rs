@@ -240,22 +240,12 @@ fn a_second_process_on_the_same_output_directory_is_refused_until_the_first_ends
     assert_eq!(read_games(&games).len(), 3 * 3 * 2 * 3);
 }
 
-/// Whether this process runs as root (mount needs it).
-fn root() -> bool {
-    fs::read_to_string("/proc/self/status").is_ok_and(|s| {
-        s.lines()
-            .find(|l| l.starts_with("Uid:"))
-            .and_then(|l| l.split_whitespace().nth(2))
-            == Some("0")
-    })
-}
-
 // Issue 23, audit item 2: on a disk that fills mid-run, the first write failure is reported with
 // its path, the run stops (exit 1) with its summary and says how to resume, and the games
 // written before it stay readable.
 #[test]
 fn a_disk_that_fills_mid_run_names_the_first_failure_and_keeps_the_earlier_games() {
-    if util::skip_unless_available((!root()).then_some("mounting a small tmpfs needs root")) {
+    if util::skip_unless_available((!util::is_root()).then_some("mounting a small tmpfs needs root")) {
         return;
     }
     let dir = Dir::new();

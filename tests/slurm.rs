@@ -97,12 +97,7 @@ fn unavailable() -> Option<&'static str> {
             .iter()
             .any(|d| Path::new(d).join(p).exists())
     });
-    let root = fs::read_to_string("/proc/self/status").is_ok_and(|s| {
-        s.lines()
-            .find(|l| l.starts_with("Uid:"))
-            .and_then(|l| l.split_whitespace().nth(2))
-            == Some("0")
-    });
+    let root = util::is_root();
     if !installed {
         Some("Slurm is not installed (apt-get install -y slurm-wlm munge)")
     } else if !root {

@@ -646,12 +646,7 @@ fn an_engine_dies_of_its_memory_limit_mid_game() {
 // See: issue 19, item 4: `user_processes` is RLIMIT_NPROC, which counts the user's threads.
 #[test]
 fn user_processes_limits_the_threads_of_an_unprivileged_engine() {
-    let root = fs::read_to_string("/proc/self/status").is_ok_and(|s| {
-        s.lines()
-            .find(|l| l.starts_with("Uid:"))
-            .and_then(|l| l.split_whitespace().nth(2))
-            == Some("0")
-    });
+    let root = util::is_root();
     let why = if !Path::new("/usr/bin/setpriv").exists() {
         Some("setpriv (util-linux) is missing")
     } else if !root {

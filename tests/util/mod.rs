@@ -117,3 +117,14 @@ pub fn skip_unless_available(why: Option<&str>) -> bool {
     eprintln!("SKIPPED (ARENA_SKIP_ROOT_TESTS=1): {why}");
     true
 }
+
+/// Whether the tests run as root (effective uid 0, from `/proc/self/status`).
+#[allow(dead_code)]
+pub fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status").is_ok_and(|s| {
+        s.lines()
+            .find(|l| l.starts_with("Uid:"))
+            .and_then(|l| l.split_whitespace().nth(2))
+            == Some("0")
+    })
+}
