@@ -119,6 +119,9 @@ fn an_engine_failing_every_game_without_a_move_is_withdrawn() {
     let out = arena().arg("run").arg(&cfg).assert().code(1);
     let err = stderr_of(&out);
     assert!(err.contains("WITHDRAWN: engine crasher"), "{err}");
+    // A withdrawn engine is not restarted, so it is not announced as restarting (issue 23).
+    let after = &err[err.find("WITHDRAWN").unwrap()..];
+    assert!(!after.contains("restarting crasher"), "{err}");
     let games = read_games(&dir.path("out/games.csv"));
     assert_eq!(games.len(), 8, "every game has a row");
     // Concurrency 1: the first three games crash, the other five are forfeited unplayed.
@@ -352,6 +355,16 @@ fn undeclared_options_are_warned_about_or_refused() {
         "{}",
         stderr_of(&out)
     );
+    // Into a fresh directory, the refusal leaves no preflight log behind (issue 23).
+    let fresh = dir.path("fresh");
+    arena()
+        .arg("run")
+        .arg("--output")
+        .arg(&fresh)
+        .arg(&strict)
+        .assert()
+        .code(2);
+    assert!(!fresh.join("logs").exists(), "preflight logs were left");
 }
 
 /// The `go` lines sent to one side in a transcript, as (p1time, p2time, p1inc, p2inc) or the
