@@ -305,25 +305,38 @@ impl Worker<'_, '_> {
                 events.push(Event::Note(format!("cannot write {}: {e}", path.display())));
             }
         }
+        let turnouts = Side::BOTH.map(|side| turnout(&record, played.at_fault, played.moves, side));
+        self.settle(
+            fixture,
+            &record,
+            BySide::new(turnouts[0], turnouts[1]),
+            played.faulty,
+            health,
+            events,
+        );
+        // Whatever the engines detached during the game ends with it.
+        crate::reaper::sweep();
+        record
+    }
+
+    /// After a game: counts it towards each engine's withdrawal, and stops the engines that
+    /// restart per game or failed (announcing a restart unless the engine is now withdrawn).
+    fn settle(
+        &mut self,
+        fixture: &Fixture,
+        record: &GameRecord,
+        turnouts: BySide<Turnout>,
+        faulty: BySide<bool>,
+        health: &Health,
+        events: &mut Vec<Event>,
+    ) {
+        let t = self.tournament;
         for side in Side::BOTH {
             let e = fixture.players[side];
-            // Only an engine that produced no move at all counts: an illegal move is a move
-            // (a buggy engine, e.g. a course player with the wrong `directions`, keeps playing).
-            let silent = matches!(
-                record.termination,
-                Termination::Crash | Termination::ProtocolError | Termination::TimeForfeit
-            );
-            let turnout = if silent && played.at_fault == Some(side) && played.moves[side] == 0 {
-                Turnout::FailedWithoutMove
-            } else if played.moves[side] > 0 {
-                Turnout::Played
-            } else {
-                Turnout::Neutral
-            };
-            let withdrawn = health.count(e, turnout, &record.detail);
+            let withdrawn = health.count(e, turnouts[side], &record.detail);
             if t.engines[e].restarts_per_game(t.restart_per_game) {
                 self.stop(e);
-            } else if played.faulty[side] {
+            } else if faulty[side] {
                 self.stop(e);
                 // A withdrawn engine is not restarted: its games are forfeited from now on.
                 if withdrawn.is_none() {
@@ -337,9 +350,23 @@ impl Worker<'_, '_> {
                 events.push(Event::Withdrawn(e, reason));
             }
         }
-        // Whatever the engines detached during the game ends with it.
-        crate::reaper::sweep();
-        record
+    }
+}
+
+/// How a game went for the engine of `side`, as far as withdrawal is concerned. Only an engine
+/// that produced no move at all counts as failed: an illegal move is a move (a buggy engine,
+/// e.g. a course player with the wrong `directions`, keeps playing).
+fn turnout(record: &GameRecord, at_fault: Option<Side>, moves: BySide<u32>, side: Side) -> Turnout {
+    let silent = matches!(
+        record.termination,
+        Termination::Crash | Termination::ProtocolError | Termination::TimeForfeit
+    );
+    if silent && at_fault == Some(side) && moves[side] == 0 {
+        Turnout::FailedWithoutMove
+    } else if moves[side] > 0 {
+        Turnout::Played
+    } else {
+        Turnout::Neutral
     }
 }
 

@@ -245,7 +245,9 @@ fn a_second_process_on_the_same_output_directory_is_refused_until_the_first_ends
 // written before it stay readable.
 #[test]
 fn a_disk_that_fills_mid_run_names_the_first_failure_and_keeps_the_earlier_games() {
-    if util::skip_unless_available((!util::is_root()).then_some("mounting a small tmpfs needs root")) {
+    if util::skip_unless_available(
+        (!util::is_root()).then_some("mounting a small tmpfs needs root"),
+    ) {
         return;
     }
     let dir = Dir::new();

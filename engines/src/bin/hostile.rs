@@ -247,107 +247,7 @@ fn main() {
                     say(&mut out, &format!("bestmove {best}"));
                     continue;
                 }
-                match fault {
-                    Fault::Crash => std::process::exit(3),
-                    Fault::Hang => loop {
-                        thread::sleep(Duration::from_secs(1));
-                    },
-                    Fault::Late => {
-                        thread::sleep(Duration::from_millis(movetime * 3 + 300));
-                        say(&mut out, &format!("bestmove {best}"));
-                    }
-                    Fault::Garbage => {
-                        for junk in [
-                            "hello runner",
-                            "bestmov e2e4",
-                            "info depth banana",
-                            "ugiok",
-                            "\tinfo\t\tstring  tabs",
-                        ] {
-                            say(&mut out, junk);
-                        }
-                        say(&mut out, &format!("bestmove {best}"));
-                    }
-                    Fault::Illegal | Fault::NoFeed => {
-                        let mv = illegal.unwrap_or_default();
-                        say(&mut out, &format!("bestmove {mv}"));
-                    }
-                    Fault::WrongGame => say(&mut out, "bestmove 93-33-30"),
-                    Fault::EmptyBestmove => say(&mut out, "bestmove"),
-                    Fault::FloodInfo => {
-                        let line = format!("info depth 1 nodes 1 string {}\n", "x".repeat(1000));
-                        for _ in 0..mb * 1000 {
-                            if out.write_all(line.as_bytes()).is_err() {
-                                break;
-                            }
-                        }
-                        say(&mut out, &format!("bestmove {best}"));
-                    }
-                    Fault::FloodStderr => {
-                        let chunk = "e".repeat(1 << 20);
-                        let mut err = io::stderr().lock();
-                        for _ in 0..mb {
-                            let _ = err.write_all(chunk.as_bytes());
-                        }
-                        say(&mut out, &format!("bestmove {best}"));
-                    }
-                    Fault::LongLine => {
-                        let chunk = "y".repeat(1 << 20);
-                        for _ in 0..mb {
-                            if out.write_all(chunk.as_bytes()).is_err() {
-                                break;
-                            }
-                        }
-                        let _ = out.flush();
-                        loop {
-                            thread::sleep(Duration::from_secs(1));
-                        }
-                    }
-                    Fault::NonUtf8 => {
-                        let _ = out.write_all(b"info string \xff\xfe\xfd\n");
-                        say(&mut out, &format!("bestmove {best}"));
-                    }
-                    Fault::Detach => {
-                        // A sleeper in a session of its own, out of the engine's process
-                        // group; the engine plays on.
-                        let mut sleeper = Command::new(std::env::current_exe().expect("own path"));
-                        sleeper
-                            .args(["--child", "--tag", &tag])
-                            .stdin(Stdio::null())
-                            .stdout(Stdio::null())
-                            .stderr(Stdio::null());
-                        // SAFETY: setsid is async-signal-safe and allocates nothing.
-                        unsafe {
-                            std::os::unix::process::CommandExt::pre_exec(&mut sleeper, || {
-                                nix::unistd::setsid().map(drop).map_err(io::Error::from)
-                            });
-                        }
-                        let _ = sleeper.spawn();
-                        say(&mut out, &format!("bestmove {best}"));
-                    }
-                    Fault::ForkChild => {
-                        let _ = Command::new(std::env::current_exe().expect("own path"))
-                            .args(["--child", "--tag", &tag])
-                            .stdin(Stdio::inherit())
-                            .stdout(Stdio::inherit())
-                            .spawn();
-                        // The parent dies; the child keeps stdout open.
-                        std::process::exit(4);
-                    }
-                    Fault::Grow => {
-                        // Touched, so the pages are really there; aborts past a memory limit.
-                        let block = vec![1u8; mb << 20];
-                        std::hint::black_box(&block);
-                        say(&mut out, &format!("bestmove {best}"));
-                    }
-                    Fault::CloseStdout => {
-                        close_stdout();
-                        loop {
-                            thread::sleep(Duration::from_secs(1));
-                        }
-                    }
-                    _ => say(&mut out, &format!("bestmove {best}")),
-                }
+                strike(&mut out, fault, &best, illegal, movetime, mb, &tag);
             }
             Some("quit") if fault != Fault::IgnoreQuit => break,
             _ => {}
@@ -357,6 +257,120 @@ fn main() {
         loop {
             thread::sleep(Duration::from_secs(1));
         }
+    }
+}
+
+/// Misbehaves as `fault` says, at the `go` where it strikes; `best` is the legal move where the
+/// fault still answers, `illegal` the illegal one of `--illegal`/`--no-feed`.
+fn strike(
+    out: &mut io::StdoutLock<'_>,
+    fault: Fault,
+    best: &str,
+    illegal: Option<String>,
+    movetime: u64,
+    mb: usize,
+    tag: &str,
+) {
+    match fault {
+        Fault::Crash => std::process::exit(3),
+        Fault::Hang => loop {
+            thread::sleep(Duration::from_secs(1));
+        },
+        Fault::Late => {
+            thread::sleep(Duration::from_millis(movetime * 3 + 300));
+            say(out, &format!("bestmove {best}"));
+        }
+        Fault::Garbage => {
+            for junk in [
+                "hello runner",
+                "bestmov e2e4",
+                "info depth banana",
+                "ugiok",
+                "\tinfo\t\tstring  tabs",
+            ] {
+                say(out, junk);
+            }
+            say(out, &format!("bestmove {best}"));
+        }
+        Fault::Illegal | Fault::NoFeed => {
+            let mv = illegal.unwrap_or_default();
+            say(out, &format!("bestmove {mv}"));
+        }
+        Fault::WrongGame => say(out, "bestmove 93-33-30"),
+        Fault::EmptyBestmove => say(out, "bestmove"),
+        Fault::FloodInfo => {
+            let line = format!("info depth 1 nodes 1 string {}\n", "x".repeat(1000));
+            for _ in 0..mb * 1000 {
+                if out.write_all(line.as_bytes()).is_err() {
+                    break;
+                }
+            }
+            say(out, &format!("bestmove {best}"));
+        }
+        Fault::FloodStderr => {
+            let chunk = "e".repeat(1 << 20);
+            let mut err = io::stderr().lock();
+            for _ in 0..mb {
+                let _ = err.write_all(chunk.as_bytes());
+            }
+            say(out, &format!("bestmove {best}"));
+        }
+        Fault::LongLine => {
+            let chunk = "y".repeat(1 << 20);
+            for _ in 0..mb {
+                if out.write_all(chunk.as_bytes()).is_err() {
+                    break;
+                }
+            }
+            let _ = out.flush();
+            loop {
+                thread::sleep(Duration::from_secs(1));
+            }
+        }
+        Fault::NonUtf8 => {
+            let _ = out.write_all(b"info string \xff\xfe\xfd\n");
+            say(out, &format!("bestmove {best}"));
+        }
+        Fault::Detach => {
+            // A sleeper in a session of its own, out of the engine's process
+            // group; the engine plays on.
+            let mut sleeper = Command::new(std::env::current_exe().expect("own path"));
+            sleeper
+                .args(["--child", "--tag", tag])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            // SAFETY: setsid is async-signal-safe and allocates nothing.
+            unsafe {
+                std::os::unix::process::CommandExt::pre_exec(&mut sleeper, || {
+                    nix::unistd::setsid().map(drop).map_err(io::Error::from)
+                });
+            }
+            let _ = sleeper.spawn();
+            say(out, &format!("bestmove {best}"));
+        }
+        Fault::ForkChild => {
+            let _ = Command::new(std::env::current_exe().expect("own path"))
+                .args(["--child", "--tag", tag])
+                .stdin(Stdio::inherit())
+                .stdout(Stdio::inherit())
+                .spawn();
+            // The parent dies; the child keeps stdout open.
+            std::process::exit(4);
+        }
+        Fault::Grow => {
+            // Touched, so the pages are really there; aborts past a memory limit.
+            let block = vec![1u8; mb << 20];
+            std::hint::black_box(&block);
+            say(out, &format!("bestmove {best}"));
+        }
+        Fault::CloseStdout => {
+            close_stdout();
+            loop {
+                thread::sleep(Duration::from_secs(1));
+            }
+        }
+        _ => say(out, &format!("bestmove {best}")),
     }
 }
 
