@@ -458,3 +458,61 @@ fn bad_usage_exits_2() {
         .assert()
         .code(2);
 }
+
+/// The Python template made single-threaded: it reads nothing while it "searches" a `go
+/// movetime` (up to 3 s), as most student engines.
+const SINGLE_THREADED: &str = r#"
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import random_engine
+real = sys.stdin
+def lines():
+    for raw in real:
+        words = raw.split()
+        if words[:2] == ["go", "movetime"]:
+            time.sleep(min(int(words[2]), 3000) / 1000)
+        yield raw
+sys.stdin = lines()
+random_engine.main()
+"#;
+
+#[test]
+fn a_single_threaded_engine_gets_warnings_for_isready_and_stop_and_the_battery_goes_on() {
+    let dir = Dir::new();
+    let script = dir.write("single.py", SINGLE_THREADED);
+    let template_dir = std::path::Path::new(&python_engine())
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
+    let (code, checks) = check(
+        &[],
+        &[
+            "python3".into(),
+            script.display().to_string(),
+            template_dir,
+        ],
+    );
+    assert_eq!(code, 0, "{checks:?}");
+    assert!(failed(&checks).is_empty(), "{checks:?}");
+    let find = |name: &str| checks.iter().find(|c| c.0 == name).expect(name).clone();
+    let isready = find("isready in search");
+    assert_eq!(isready.1, "warn", "{isready:?}");
+    assert!(
+        isready.2.contains("reads no command while it searches") && isready.2.contains("UCI"),
+        "{isready:?}"
+    );
+    let stop = find("stop");
+    assert_eq!(stop.1, "warn", "{stop:?}");
+    // No cascade: every later check ran and passed.
+    let after: Vec<&Row> = checks
+        .iter()
+        .skip_while(|c| c.0 != "stop")
+        .skip(1)
+        .collect();
+    assert!(after.len() > 5, "{checks:?}");
+    assert!(
+        after.iter().all(|c| c.1 == "pass" || c.0 == "determinism"),
+        "{after:?}"
+    );
+}

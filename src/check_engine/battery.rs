@@ -233,7 +233,11 @@ impl<'a> Battery<'a> {
         own_plies: usize,
     ) -> Result<(usize, usize), String> {
         let movetime = self.settings.position_movetime();
-        let limit = Duration::from_millis(movetime) + self.settings.margin;
+        // A library is checked under the config's time control, the only one it plays under.
+        let (go, limit) = self.library_go().unwrap_or((
+            Go::MoveTime(movetime),
+            Duration::from_millis(movetime) + self.settings.margin,
+        ));
         let mut rng = seed::rng(POSITION_SEED);
         let (mut plies, mut longest) = (0, 0);
         for (round, &first) in sides.iter().enumerate() {
@@ -259,7 +263,7 @@ impl<'a> Battery<'a> {
                     );
                     longest = longest.max(probe.moves.len());
                     own += 1;
-                    self.ask(engine, &probe, Go::MoveTime(movetime), limit)?.0
+                    self.ask(engine, &probe, go, limit)?.0
                 } else {
                     match probe.pos.random_move_text(&mut rng) {
                         Some(mv) => mv,

@@ -35,6 +35,7 @@ fn targets(args: &CheckEngineArgs) -> Result<(Vec<Target>, Option<PathBuf>, Dura
                 games: e.spec.games.clone(),
                 from_start: e.spec.library.is_some(),
                 fresh_per_game: e.spec.library.is_some() && e.restarts_per_game(true),
+                time_control: Some(e.time_control),
             })
             .collect();
         if let Some(wanted) = &args.engine {
@@ -93,6 +94,7 @@ fn targets(args: &CheckEngineArgs) -> Result<(Vec<Target>, Option<PathBuf>, Dura
         games: None,
         from_start: false,
         fresh_per_game: false,
+        time_control: None,
     };
     Ok((
         vec![target],

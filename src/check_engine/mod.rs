@@ -80,18 +80,23 @@ pub enum Verdict {
     Warn,
     /// Would lose or forfeit games in a tournament.
     Fail,
-    /// Not run: not applicable, or the engine stopped answering earlier.
+    /// Not run: nothing to exercise, or the engine stopped answering earlier.
     Skipped,
+    /// Cannot apply to this kind of engine (a course library cannot see a clock or be
+    /// stopped); the detail says why.
+    #[serde(rename = "n/a")]
+    NotApplicable,
 }
 
 impl Verdict {
-    /// `pass`, `warn`, `fail` or `skipped`, as in the CSV and JSON.
+    /// `pass`, `warn`, `fail`, `skipped` or `n/a`, as in the CSV and JSON.
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Pass => "pass",
             Verdict::Warn => "warn",
             Verdict::Fail => "fail",
             Verdict::Skipped => "skipped",
+            Verdict::NotApplicable => "n/a",
         }
     }
 }
@@ -150,6 +155,9 @@ pub struct Target {
     /// A fresh process for every game, as the tournament would give it (a library engine's
     /// default; its `restart` key decides).
     pub fresh_per_game: bool,
+    /// The config's time control for this engine (`--config`); a [`Target::from_start`]
+    /// engine is checked under it, since a library only ever plays under it.
+    pub time_control: Option<config::TimeControl>,
 }
 
 /// How the battery runs.

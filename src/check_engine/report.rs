@@ -26,9 +26,14 @@ pub fn render(report: &EngineReport) -> String {
             let _ = writeln!(out, "             {line}");
         }
     }
+    // `n/a` only where it occurs (library engines), so other summaries read as before.
+    let not_applicable = match report.count(Verdict::NotApplicable) {
+        0 => String::new(),
+        n => format!(", {n} n/a"),
+    };
     let _ = writeln!(
         out,
-        "{}: {} pass, {} warn, {} fail, {} skipped in {:.1} s",
+        "{}: {} pass, {} warn, {} fail, {} skipped{not_applicable} in {:.1} s",
         report.engine,
         report.count(Verdict::Pass),
         report.count(Verdict::Warn),
@@ -105,7 +110,7 @@ pub fn summary(reports: &[EngineReport]) -> String {
             r.count(Verdict::Pass),
             r.count(Verdict::Warn),
             r.count(Verdict::Fail),
-            r.count(Verdict::Skipped),
+            r.count(Verdict::Skipped) + r.count(Verdict::NotApplicable),
             if failed.is_empty() {
                 "-".into()
             } else {
