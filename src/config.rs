@@ -423,6 +423,22 @@ fn resolve_library(spec: &mut EngineSpec, base: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// For a `command` with spaces whose first word is a program (`node my/awale.js`), the
+/// suggestion to split it: `command` is one program, run without a shell.
+fn split_command_hint(command: &str, base: &Path) -> Option<String> {
+    let mut words = command.split_whitespace();
+    let first = words.next()?;
+    let rest: Vec<&str> = words.collect();
+    if rest.is_empty() || engine::resolve_program(first, base).is_err() {
+        return None;
+    }
+    Some(format!(
+        "; `command` is one program, run without a shell: write `command: {first}` and \
+         `args: [{}]`",
+        rest.join(", ")
+    ))
+}
+
 /// A validated tournament, ready to schedule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
@@ -696,8 +712,12 @@ impl Config {
                     )));
                 }
             }
-            let program = engine::resolve_program(&spec.command, base)
-                .map_err(|e| fail(format!("{label}: {e}")))?;
+            let program = engine::resolve_program(&spec.command, base).map_err(|e| {
+                fail(format!(
+                    "{label}: {e}{}",
+                    split_command_hint(&spec.command, base).unwrap_or_default()
+                ))
+            })?;
             let time_control = match &spec.time_control {
                 Some(tc) => tc
                     .validate()
@@ -870,6 +890,10 @@ engines:
             (
                 GOOD.replace("command: sh }", "command: ./no/such/engine }"),
                 "does not exist",
+            ),
+            (
+                GOOD.replace("command: sh }", "command: sh my/awale.js }"),
+                "write `command: sh` and `args: [my/awale.js]`",
             ),
             (
                 GOOD.replace("movetime_ms: 50", "movetime_ms: 0"),

@@ -487,11 +487,7 @@ fn a_single_threaded_engine_gets_warnings_for_isready_and_stop_and_the_battery_g
         .to_string();
     let (code, checks) = check(
         &[],
-        &[
-            "python3".into(),
-            script.display().to_string(),
-            template_dir,
-        ],
+        &["python3".into(), script.display().to_string(), template_dir],
     );
     assert_eq!(code, 0, "{checks:?}");
     assert!(failed(&checks).is_empty(), "{checks:?}");
@@ -514,5 +510,49 @@ fn a_single_threaded_engine_gets_warnings_for_isready_and_stop_and_the_battery_g
     assert!(
         after.iter().all(|c| c.1 == "pass" || c.0 == "determinism"),
         "{after:?}"
+    );
+}
+
+#[test]
+fn an_engine_that_sends_nothing_gets_the_flush_fix() {
+    let (code, checks) = check(
+        &["--handshake-ms", "300"],
+        &["sh".into(), "-c".into(), "exec sleep 60".into()],
+    );
+    assert_eq!(code, 1);
+    let handshake = &checks[0];
+    assert_eq!(handshake.1, "fail", "{handshake:?}");
+    for fix in [
+        "nothing at all came back",
+        "flush=True",
+        "setvbuf",
+        "System.out.flush()",
+    ] {
+        assert!(handshake.2.contains(fix), "{fix}: {handshake:?}");
+    }
+}
+
+#[test]
+fn a_command_with_its_script_in_it_is_told_to_use_args() {
+    let dir = Dir::new();
+    let config = dir.write(
+        "c.yaml",
+        "time_control: { movetime_ms: 50 }
+boards: [{ game: awale }]
+engines:
+  - { name: js, command: sh my/awale.js }
+  - { name: b, command: sh }
+",
+    );
+    let out = arena()
+        .args(["check-engine", "--engine", "js", "--config"])
+        .arg(&config)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("engines[0] (js)")
+            && stderr.contains("write `command: sh` and `args: [my/awale.js]`"),
+        "{stderr}"
     );
 }

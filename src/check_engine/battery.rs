@@ -95,7 +95,13 @@ impl<'a> Battery<'a> {
         self.push(name, outcome, lines, origin);
     }
 
-    pub(super) fn push(&mut self, name: &str, outcome: Outcome, lines: Vec<TranscriptLine>, origin: Instant) {
+    pub(super) fn push(
+        &mut self,
+        name: &str,
+        outcome: Outcome,
+        lines: Vec<TranscriptLine>,
+        origin: Instant,
+    ) {
         let transcript = if outcome.0 == Verdict::Fail {
             let from = lines.len().saturating_sub(EXCERPT_LINES);
             lines[from..].iter().map(|l| show_line(l, origin)).collect()
@@ -316,9 +322,7 @@ impl<'a> Battery<'a> {
         self.stdout();
         self.quit();
     }
-
 }
-
 
 #[cfg(test)]
 mod tests {

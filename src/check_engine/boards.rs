@@ -157,7 +157,6 @@ fn constrained_probe(
     Ok(None)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,7 +17,8 @@ const NAMES: [&str; 6] = [
 ];
 
 /// Why a library's `play` cannot pass a check (player.h has no clock and no way to stop).
-const NO_CLOCK: &str = "n/a (library): player.h's `play` is given no clock, so a library cannot spend its time by it";
+const NO_CLOCK: &str =
+    "n/a (library): player.h's `play` is given no clock, so a library cannot spend its time by it";
 /// See [`NO_CLOCK`].
 const NO_STOP: &str =
     "n/a (library): player.h's `play` cannot be interrupted, so `stop` cannot end its search";
@@ -174,16 +175,18 @@ impl Battery<'_> {
             let mut ended = false;
             let asked = engine.send(&Command::IsReady);
             let ready = asked.and_then(|sent| {
-                engine.recv_reply(sent + STOP_LIMIT + margin, "readyok", |reply, _| {
-                    match reply {
+                engine.recv_reply(
+                    sent + STOP_LIMIT + margin,
+                    "readyok",
+                    |reply, _| match reply {
                         Reply::BestMove(_) => {
                             ended = true;
                             None
                         }
                         Reply::ReadyOk => Some(()),
                         _ => None,
-                    }
-                })
+                    },
+                )
             });
             match ready {
                 Ok(()) if ended => {
