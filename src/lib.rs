@@ -31,6 +31,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod engine;
+pub mod estimate;
 pub mod games;
 pub mod import;
 pub mod openings;
