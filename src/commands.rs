@@ -239,7 +239,7 @@ fn print_previous(
     use tournament::resume::{self, Compatibility};
     match tournament::shard::recorded(&plan.output) {
         Ok(Some(shard)) => println!(
-            "{} holds shard {shard} of this tournament ({}): `arena run --shard {shard}` resumes it \
+            "{} holds shard {shard} (its {}): `arena run --shard {shard}` resumes it \
              ({} of the {} games), a run without --shard is refused there",
             plan.output.display(),
             tournament::shard::FILE,

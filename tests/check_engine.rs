@@ -556,3 +556,62 @@ engines:
         "{stderr}"
     );
 }
+
+/// `arena check` (the config command) on `engines` (YAML lines) with one Awale board.
+fn arena_check(dir: &Dir, engines: &str) -> (i32, String) {
+    let config = dir.write(
+        "plan.yaml",
+        &format!(
+            "seed: 1
+time_control: {{ depth: 1 }}
+boards: [{{ game: awale }}]
+engines:
+{engines}output: {}
+",
+            dir.path("out").display()
+        ),
+    );
+    let out = arena().arg("check").arg(&config).output().expect("arena");
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn arena_check_quotes_the_stderr_of_an_engine_that_fails() {
+    let dir = Dir::new();
+    let (code, stdout) = arena_check(
+        &dir,
+        &format!(
+            "  - {{ name: weights, command: sh, args: [-c, 'echo \"fatal: cannot find weights.bin\" >&2; exit 1'] }}\n  - {{ name: r, command: {} }}\n",
+            engine("random")
+        ),
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("stderr | fatal: cannot find weights.bin"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("nothing on stderr"), "{stdout}");
+    // The scratch logs are gone, and nothing was written into the output directory.
+    assert!(!dir.path("out").exists(), "{stdout}");
+}
+
+#[test]
+fn arena_check_says_which_shard_its_output_holds() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path("out")).unwrap();
+    dir.write("out/shard.yaml", "shard: 0\nshards: 2\n");
+    let engines = format!(
+        "  - {{ name: a, command: {} }}\n  - {{ name: b, command: {} }}\n",
+        engine("random"),
+        engine("greedy")
+    );
+    let (code, stdout) = arena_check(&dir, &engines);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("holds shard 0/2 (its shard.yaml): `arena run --shard 0/2` resumes it (2 of the 2 games)"),
+        "{stdout}"
+    );
+}

@@ -322,10 +322,23 @@ engines:
         .assert()
         .code(1);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    // Listed once, with the adapter's reason first and the runner's view after it.
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("engine half"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    let line = lines[0];
+    let reason = line
+        .find("half.so has no `initialize`")
+        .expect("the adapter's reason");
+    assert!(line.contains("FAILED to load: "), "{stdout}");
     assert!(
-        stdout.contains("FAILED to load: ") && stdout.contains("half.so has no `initialize`"),
+        line.find("handshake failed")
+            .is_none_or(|runner| runner > reason),
         "{stdout}"
     );
+    assert_eq!(stdout.matches("has no `initialize`").count(), 1, "{stdout}");
 }
 
 #[test]
