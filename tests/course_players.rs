@@ -197,6 +197,32 @@ fn wrong_directions_make_a_direction_walker_play_illegal_moves() {
 }
 
 #[test]
+fn a_library_writing_to_inherited_descriptors_cannot_reach_the_protocol() {
+    let dir = Dir::new();
+    let so = compile(&dir.path(""), "fdwriter", "fdwriter", "clockwise", true);
+    let engines = format!(
+        "  - {{ name: fdwriter, library: {so}, directions: clockwise }}
+  - {{ name: random, command: {random} }}
+",
+        so = so.display(),
+        random = engine("random"),
+    );
+    let games = tournament(&dir, &engines, 2);
+    assert_eq!(games.len(), 8);
+    for game in &games {
+        assert_eq!(
+            game.termination,
+            Termination::Normal,
+            "{} {} vs {}: {}",
+            game.board,
+            game.first,
+            game.second,
+            game.detail
+        );
+    }
+}
+
+#[test]
 fn a_player_kept_across_games_crashes_on_its_freed_state() {
     // restart: on_failure overrides the per-game restart a library engine gets by default:
     // the stateful player's second game in one process aborts in initialize.
