@@ -186,7 +186,10 @@ pub fn command(args: &CheckEngineArgs) -> ExitCode {
     };
     let mut reports = Vec::new();
     for target in &targets {
-        let report = check(target, settings.clone());
+        let mut report = check(target, settings.clone());
+        if args.directions {
+            report.checks.push(directions::check(target, &settings));
+        }
         if !args.json {
             print!("{}", render(&report));
         }

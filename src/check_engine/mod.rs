@@ -10,11 +10,13 @@
 //! One concern a file: [`boards`] (the boards and positions sent), `battery` (the live engine
 //! and how one check runs), `handshake`, `time` (time limits, `isready` and `stop` during a
 //! search), `play` (positions, second game, determinism), `process` (stdout and exit),
-//! `report` (text, JSON, CSV) and `command` (the subcommand's arguments).
+//! `directions` (a course library under each `dir.h` convention), `report` (text, JSON, CSV)
+//! and `command` (the subcommand's arguments).
 
 mod battery;
 mod boards;
 mod command;
+mod directions;
 mod handshake;
 mod play;
 mod process;
