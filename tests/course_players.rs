@@ -240,7 +240,13 @@ engines:
         ),
     );
     let out = arena()
-        .args(["check-engine", "--quick", "--directions", "--engine", "walker"])
+        .args([
+            "check-engine",
+            "--quick",
+            "--directions",
+            "--engine",
+            "walker",
+        ])
         .arg("--config")
         .arg(&config)
         .assert()
@@ -252,10 +258,15 @@ engines:
         .unwrap_or_else(|| panic!("no directions check: {stdout}"));
     assert!(line.trim_start().starts_with("FAIL"), "{line}");
     assert!(
-        line.contains("only west3 plays legally, and the config says clockwise: set `directions: west3`"),
+        line.contains(
+            "only west3 plays legally, and the config says clockwise: set `directions: west3`"
+        ),
         "{line}"
     );
-    assert!(line.contains("clockwise: on amazons-square-6: illegal move"), "{line}");
+    assert!(
+        line.contains("clockwise: on amazons-square-6: illegal move"),
+        "{line}"
+    );
 }
 
 #[test]

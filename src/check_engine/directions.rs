@@ -101,7 +101,11 @@ fn judge(configured: Directions, a: Directions, under_a: Trial, under_b: Trial) 
     let both = format!("{}; {}", say(a, &under_a), say(b, &under_b));
     match (&under_a, &under_b) {
         (Trial::Clean(_), Trial::Illegal(_)) | (Trial::Illegal(_), Trial::Clean(_)) => {
-            let right = if matches!(under_a, Trial::Clean(_)) { a } else { b };
+            let right = if matches!(under_a, Trial::Clean(_)) {
+                a
+            } else {
+                b
+            };
             if right == configured {
                 pass(format!(
                     "only {right} plays legally, as the config says ({both})"
