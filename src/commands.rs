@@ -361,19 +361,19 @@ fn print_estimate(plan: &Plan, prepared: &tournament::Prepared) {
     );
     let human = crate::report::progress::human_duration;
     match &plan.config.sprt {
-        None => println!("estimated time: {all:.1} s (about {}) {how}", human(all)),
+        None => println!("estimated time: about {} ({all:.1} s) {how}", human(all)),
         Some(spec) => {
             let (at0, at1) = sprt_expected_games(spec);
             let max = games.len().max(1) as f64;
             let part = |n: f64| all * n.min(max) / max;
             println!(
-                "estimated time: {:.1} s (about {}) if the difference is elo0 ({:.0} games expected, Wald), \
-                 {:.1} s (about {}) if it is elo1 ({:.0} games), at most {all:.1} s (about {}) for all {} games; {how}",
-                part(at0),
+                "estimated time: about {} ({:.1} s) if the difference is elo0 ({:.0} games expected, Wald), \
+                 about {} ({:.1} s) if it is elo1 ({:.0} games), at most about {} ({all:.1} s) for all {} games; {how}",
                 human(part(at0)),
+                part(at0),
                 at0.min(max),
-                part(at1),
                 human(part(at1)),
+                part(at1),
                 at1.min(max),
                 human(all),
                 games.len()

@@ -204,9 +204,21 @@ impl Battery<'_> {
                 Err(EngineError::Timeout { .. }) => {
                     let end = go_sent + Duration::from_millis(LONG_MOVETIME_MS) + margin;
                     match after_the_search(engine, ended, end, handshake) {
-                        Ok(waited) => {
+                        Ok((waited, true)) => {
                             search = Search::Deaf;
                             (Verdict::Warn, deaf_warning(waited, STOP_LIMIT + margin))
+                        }
+                        Ok((waited, false)) => {
+                            search = Search::EndedEarly;
+                            (
+                                Verdict::Warn,
+                                format!(
+                                    "`readyok` {} late during `go movetime {LONG_MOVETIME_MS}` \
+                                     (limit {}): UGI expects it at once, even in a search",
+                                    ms(waited),
+                                    ms(STOP_LIMIT + margin)
+                                ),
+                            )
                         }
                         Err(e) => {
                             search = Search::NotStarted(e.clone());
@@ -329,14 +341,15 @@ impl Battery<'_> {
 }
 
 /// After `isready` got no `readyok` within the limit: waits for the search's `bestmove`
-/// (unless `ended`) until `end`, then for the `readyok`. Returns how long `readyok` took from
-/// the wait's start, or the failure (the engine hung, or never answered `isready`).
+/// (unless `ended`) until `end`, then for the `readyok`. Returns how much later `readyok` came
+/// and whether only after the search (`true`), or the failure (the engine hung, or never
+/// answered `isready`).
 fn after_the_search(
     engine: &mut Engine,
     ended: bool,
     end: Instant,
     handshake: Duration,
-) -> Result<Duration, String> {
+) -> Result<(Duration, bool), String> {
     let from = Instant::now();
     let mut ready = None;
     if !ended {
@@ -356,6 +369,7 @@ fn after_the_search(
                 )
             })?;
     }
+    let during = ready.is_some();
     let ready = match ready {
         Some(at) => at,
         None => engine
@@ -370,7 +384,7 @@ fn after_the_search(
                 )
             })?,
     };
-    Ok(ready.saturating_duration_since(from))
+    Ok((ready.saturating_duration_since(from), !during))
 }
 
 /// The warning for an engine that answered `isready` only after its search.

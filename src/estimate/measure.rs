@@ -73,15 +73,15 @@ fn greedy_move(pos: &AnyPosition, rng: &mut SeededRng) -> Option<String> {
 }
 
 /// Per board: the mean plies of [`PLAYOUTS`] greedy and as many random playouts from its first
-/// start position, and a greedy one (for timing moves along it).
-pub fn typical_games(plan: &Plan, starts: &[Vec<AnyPosition>]) -> Vec<(f64, Vec<String>)> {
+/// start position, and one of each kind (for timing moves along them).
+pub fn typical_games(plan: &Plan, starts: &[Vec<AnyPosition>]) -> Vec<(f64, [Vec<String>; 2])> {
     let mut rng = seed::rng(plan.seed);
     starts
         .iter()
         .zip(&plan.config.boards)
         .map(|(starts, board)| {
             let Some(start) = starts.first() else {
-                return (0.0, Vec::new());
+                return (0.0, [Vec::new(), Vec::new()]);
             };
             let games: Vec<Vec<String>> = [true, false]
                 .into_iter()
@@ -89,7 +89,8 @@ pub fn typical_games(plan: &Plan, starts: &[Vec<AnyPosition>]) -> Vec<(f64, Vec<
                 .map(|greedy| playout(start, board.max_plies(), greedy, &mut rng))
                 .collect();
             let mean = games.iter().map(Vec::len).sum::<usize>() as f64 / games.len() as f64;
-            (mean, games.into_iter().next().unwrap_or_default())
+            let random = games[PLAYOUTS as usize].clone();
+            (mean, [games[0].clone(), random])
         })
         .collect()
 }
@@ -105,14 +106,14 @@ fn launch(e: &PlanEngine) -> Launch {
 }
 
 /// Seconds per move of `e` on `board`: for a depth or node limit, the mean of its moves at
-/// [`TIMED_AT`] of `game` (a playout from `start`), as a tournament game asks them; for a
+/// [`TIMED_AT`] of each of `games` (playouts from `start`), as a tournament game asks them; for a
 /// movetime, that time; for a clock, its base over 40 moves plus the increment. `None` when
 /// the engine does not answer.
 pub fn move_seconds(
     e: &PlanEngine,
     board: &BoardSpec,
     start: &AnyPosition,
-    game: &[String],
+    games: &[Vec<String>],
     handshake: Duration,
 ) -> Option<f64> {
     let go = match e.time_control.limit {
@@ -149,7 +150,10 @@ pub fn move_seconds(
     engine.sync(handshake).ok()?;
     let limit = Duration::from_millis(e.time_control.move_timeout_ms);
     let mut took = Vec::new();
-    for at in TIMED_AT {
+    for (game, at) in games
+        .iter()
+        .flat_map(|g| TIMED_AT.into_iter().map(move |at| (g, at)))
+    {
         let plies = ((game.len() as f64 * at) as usize).min(game.len().saturating_sub(1));
         let position = Command::Position {
             fen: start.fen(),
