@@ -81,7 +81,7 @@ pub fn check(args: &CheckArgs) -> ExitCode {
         failed |= print_probes(&probes);
         print_boards(&plan, &prepared.schedule);
         print_previous(&plan, &previous, &prepared)?;
-        print_estimate(&plan, &prepared);
+        print_estimate(&plan, &prepared, &probes);
         if failed {
             return Err(Stop::new(
                 FAILED,
@@ -282,20 +282,34 @@ fn print_previous(
     Ok(())
 }
 
-/// The run's estimated time: every game's plies at the engines' measured time per move, over
-/// the games played at once; for an SPRT, at its expected lengths when the difference is
-/// `elo0` and `elo1`, with its maximum beside them.
-fn print_estimate(plan: &Plan, prepared: &tournament::Prepared) {
-    use crate::estimate::{GameCost, measure, sprt_expected_games, wall_seconds};
-    let schedule = &prepared.schedule;
-    let typical = measure::typical_games(plan, &schedule.starts);
+/// Seconds per move of each engine (outer) on each board (inner), where it plays there: an
+/// engine with a depth or node limit timed along the board's typical games; a timed one (a
+/// movetime or a clock) by its first move in `check`'s probe, which libraries and quick
+/// engines answer well within their time; the time control's typical move otherwise.
+fn move_times(
+    plan: &Plan,
+    schedule: &schedule::Schedule,
+    typical: &[(f64, [Vec<String>; 2])],
+    probes: &[tournament::Probe],
+) -> Vec<Vec<f64>> {
+    use crate::estimate::measure;
     let handshake = std::time::Duration::from_millis(plan.handshake_timeout_ms);
-    // Per engine and board: measured along that board's typical game, where the engine plays it.
-    let moves: Vec<Vec<f64>> = plan
-        .engines
+    let probed = |name: &str, board: &BoardSpec| {
+        probes.iter().find_map(|p| {
+            let b = plan.board_names.iter().position(|n| *n == p.board)?;
+            let took = p.outcome.as_ref().ok()?.1;
+            (p.engine == name && plan.config.boards[b].kind() == board.kind())
+                .then_some(took.as_secs_f64())
+        })
+    };
+    plan.engines
         .iter()
         .enumerate()
         .map(|(e, engine)| {
+            let timed = matches!(
+                engine.time_control.limit,
+                config::Limit::MoveTime(_) | config::Limit::Clock { .. }
+            );
             plan.config
                 .boards
                 .iter()
@@ -306,17 +320,43 @@ fn print_estimate(plan: &Plan, prepared: &tournament::Prepared) {
                         .iter()
                         .any(|f| f.board == b && (f.players.first == e || f.players.second == e));
                     let start = schedule.starts[b].first();
-                    plays
-                        .then(|| {
-                            measure::move_seconds(engine, board, start?, &typical[b].1, handshake)
-                        })
-                        .flatten()
-                        .unwrap_or(engine.time_control.typical_move_ms() / 1e3)
+                    let measured = match (plays, timed, start) {
+                        (true, true, _) => probed(&engine.spec.name, board),
+                        (true, false, Some(start)) => {
+                            measure::move_seconds(engine, board, start, &typical[b].1, handshake)
+                        }
+                        _ => None,
+                    };
+                    measured.unwrap_or(engine.time_control.typical_move_ms() / 1e3)
                 })
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// The run's estimated time: every game's plies at the engines' measured time per move, over
+/// the games played at once; for an SPRT, at its expected lengths when the difference is
+/// `elo0` and `elo1`, with its maximum beside them.
+fn print_estimate(plan: &Plan, prepared: &tournament::Prepared, probes: &[tournament::Probe]) {
+    use crate::estimate::{GameCost, measure, run_seconds, sprt_expected_games};
+    let schedule = &prepared.schedule;
+    let typical = measure::typical_games(plan, &schedule.starts);
+    let moves = move_times(plan, schedule, &typical, probes);
     let startup = measure::startup_seconds(plan);
+    // Start-ups paid by every game: engines that get a fresh process per game.
+    let per_game = plan.config.restart == config::Restart::PerGame;
+    let fresh: Vec<f64> = plan
+        .engines
+        .iter()
+        .zip(&startup)
+        .map(|(e, s)| {
+            if e.restarts_per_game(per_game) {
+                *s
+            } else {
+                0.0
+            }
+        })
+        .collect();
     let games: Vec<GameCost> = schedule
         .fixtures
         .iter()
@@ -325,7 +365,7 @@ fn print_estimate(plan: &Plan, prepared: &tournament::Prepared) {
             GameCost {
                 plies: typical[f.board].0,
                 move_s: [moves[a][f.board], moves[b][f.board]],
-                startup_s: [startup[a], startup[b]],
+                startup_s: [fresh[a], fresh[b]],
             }
         })
         .collect();
@@ -342,7 +382,7 @@ fn print_estimate(plan: &Plan, prepared: &tournament::Prepared) {
     } else {
         plan.concurrency
     };
-    let all = wall_seconds(&games, parallel);
+    let all = run_seconds(&games, parallel, &startup);
     let lengths: Vec<String> = plan
         .board_names
         .iter()

@@ -27,7 +27,6 @@ pub(super) fn check(target: &Target, settings: &Settings) -> Check {
         ),
         Some(configured) => judge(
             configured,
-            Directions::Clockwise,
             trial(target, settings, Directions::Clockwise),
             trial(target, settings, Directions::West3),
         ),
@@ -88,12 +87,10 @@ fn trial(target: &Target, settings: &Settings, directions: Directions) -> Trial 
     Trial::Clean(plies)
 }
 
-/// The verdict from the trials under `a` (clockwise) and west3, against the `configured` one.
-fn judge(configured: Directions, a: Directions, under_a: Trial, under_b: Trial) -> Outcome {
-    let b = match a {
-        Directions::Clockwise => Directions::West3,
-        Directions::West3 => Directions::Clockwise,
-    };
+/// The verdict from the trials under clockwise (`under_a`) and west3 (`under_b`), against
+/// the `configured` convention.
+fn judge(configured: Directions, under_a: Trial, under_b: Trial) -> Outcome {
+    let (a, b) = (Directions::Clockwise, Directions::West3);
     let say = |d: Directions, t: &Trial| match t {
         Trial::Clean(plies) => format!("{d}: {plies} legal moves"),
         Trial::Illegal(e) | Trial::Failed(e) => format!("{d}: {e}"),
@@ -140,13 +137,13 @@ mod tests {
         let clean = || Trial::Clean(40);
         let illegal = || Trial::Illegal("illegal move `1-2-3`".into());
         let (cw, w3) = (Directions::Clockwise, Directions::West3);
-        assert_eq!(judge(cw, cw, clean(), illegal()).0, Verdict::Pass);
-        let wrong = judge(cw, cw, illegal(), clean());
+        assert_eq!(judge(cw, clean(), illegal()).0, Verdict::Pass);
+        let wrong = judge(cw, illegal(), clean());
         assert_eq!(wrong.0, Verdict::Fail);
         assert!(wrong.1.contains("set `directions: west3`"), "{}", wrong.1);
-        assert_eq!(judge(w3, cw, illegal(), clean()).0, Verdict::Pass);
-        let bug = judge(cw, cw, illegal(), illegal());
+        assert_eq!(judge(w3, illegal(), clean()).0, Verdict::Pass);
+        let bug = judge(cw, illegal(), illegal());
         assert!(bug.1.contains("the player's own bug"), "{}", bug.1);
-        assert_eq!(judge(cw, cw, clean(), clean()).0, Verdict::Warn);
+        assert_eq!(judge(cw, clean(), clean()).0, Verdict::Warn);
     }
 }

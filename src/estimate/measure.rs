@@ -1,5 +1,5 @@
 //! What the estimate needs measured: a typical game's plies per board, each engine's time per
-//! move along such a game, and its start-up when it gets a fresh process per game.
+//! move along a greedy and a random game of it, and each engine's start-up.
 //!
 //! Engines' games are longer than greedy playouts (which grab everything at once) and shorter
 //! than random ones (which wander): on awale-6, awale-10 and seven_colors-10, greedy 47, 124
@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::config::{Limit, Plan, PlanEngine, Restart};
+use crate::config::{Limit, Plan, PlanEngine};
 use crate::engine::{Engine, Launch};
 use crate::games::{AnyPosition, BoardSpec};
 use crate::protocol::{self, Command, Go, Reply};
@@ -174,23 +174,19 @@ pub fn move_seconds(
     Some(took.iter().sum::<f64>() / took.len() as f64)
 }
 
-/// Start-up seconds of each engine (start, handshake, quit), measured only for engines that
-/// get a fresh process per game; 0 for the others.
+/// Start-up seconds of each engine: its start and handshake.
 pub fn startup_seconds(plan: &Plan) -> Vec<f64> {
-    let per_game = plan.config.restart == Restart::PerGame;
     let timeout = Duration::from_millis(plan.handshake_timeout_ms);
     plan.engines
         .iter()
         .map(|e| {
-            if !e.restarts_per_game(per_game) {
-                return 0.0;
-            }
             let started = Instant::now();
             match Engine::spawn(&launch(e)) {
                 Ok(mut engine) => {
                     let _ = engine.handshake(timeout);
+                    let took = started.elapsed().as_secs_f64();
                     engine.quit();
-                    started.elapsed().as_secs_f64()
+                    took
                 }
                 Err(_) => 0.0,
             }

@@ -38,6 +38,17 @@ impl GameCost {
     }
 }
 
+/// The run's fixed cost in seconds besides its engines' start-ups: reading the config,
+/// scheduling, writing the result files (about 0.1 s measured for a one-game run).
+pub const RUN_OVERHEAD_S: f64 = 0.1;
+
+/// Wall time of a run: [`RUN_OVERHEAD_S`], each engine's start-up twice (the handshake before
+/// the first game, then its first process in the workers, which start theirs side by side),
+/// and the games ([`wall_seconds`]).
+pub fn run_seconds(games: &[GameCost], parallel: usize, startups: &[f64]) -> f64 {
+    RUN_OVERHEAD_S + 2.0 * startups.iter().sum::<f64>() + wall_seconds(games, parallel)
+}
+
 /// Wall time of `games` played `parallel` at once: their total over `parallel`, and never
 /// less than the longest game.
 pub fn wall_seconds(games: &[GameCost], parallel: usize) -> f64 {
@@ -92,6 +103,9 @@ mod tests {
         let four = wall_seconds(&[game; 4], 2);
         assert!((four - 2.0 * expected).abs() < 1e-12);
         assert!((wall_seconds(&[game], 8) - expected).abs() < 1e-12);
+        // The run adds its fixed cost and every engine's start-up twice.
+        let run = run_seconds(&[game; 4], 2, &[0.1, 0.05]);
+        assert!((run - (RUN_OVERHEAD_S + 0.3 + four)).abs() < 1e-12, "{run}");
     }
 
     #[test]
