@@ -419,6 +419,10 @@ pub struct CheckEngineArgs {
     /// 10000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub handshake_ms: Option<u64>,
+    /// For `library:` engines of --config: also play games against random moves under each
+    /// `directions` convention, and say which one never plays an illegal move.
+    #[arg(long, requires = "config")]
+    pub directions: bool,
     /// The engine's command and arguments, after `--`.
     #[arg(last = true, value_name = "CMD [ARGS]", conflicts_with = "config")]
     pub command: Vec<String>,

@@ -44,158 +44,44 @@ fn load_plan(path: &Path, overrides: &config::Overrides) -> Result<Plan, Stop> {
         .map_err(|e| Stop::new(BAD_CONFIG, e.to_string()))
 }
 
-/// Plies of a random playout from each board's first start position: a rough game length for
-/// the run-time estimate of `check`.
-fn typical_plies(plan: &Plan, schedule: &schedule::Schedule) -> Vec<u32> {
-    let mut rng = crate::seed::rng(plan.seed);
-    schedule
-        .starts
-        .iter()
-        .zip(&plan.config.boards)
-        .map(|(starts, board)| {
-            let Some(start) = starts.first() else {
-                return 0;
-            };
-            let mut pos = start.clone();
-            let mut plies = 0;
-            while pos.outcome().is_none() && plies < board.max_plies() {
-                let Some(mv) = pos.random_move_text(&mut rng) else {
-                    break;
-                };
-                if pos.play_text(&mv).is_err() {
-                    break;
-                }
-                plies += 1;
-            }
-            plies
-        })
-        .collect()
+/// A scratch directory for the preflight's stderr logs, removed when dropped: `check` quotes
+/// an engine's stderr but leaves no log behind.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Result<Scratch, Stop> {
+        let dir = std::env::temp_dir().join(format!("arena-check-{}", std::process::id()));
+        fs::create_dir_all(&dir).map_err(|e| {
+            Stop::new(
+                FAILED,
+                format!("cannot create {} for stderr logs: {e}", dir.display()),
+            )
+        })?;
+        Ok(Scratch(dir))
+    }
 }
 
-/// `arena check`.
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `arena check`: validates the config, starts every engine for its handshake and one move a
+/// game, prints the plan and what the run will take. Plays no tournament game.
 pub fn check(args: &CheckArgs) -> ExitCode {
     finish((|| {
         let plan = load_plan(&args.config, &config::Overrides::default())?;
         let previous = tournament::resume::Previous::read(&plan.output);
-        let prepared = tournament::prepare(&plan, None, previous.plays.as_ref())?;
-        let mut failed = false;
-        for (e, identity) in plan.engines.iter().zip(&prepared.identities) {
-            let command = tournament::command_line(e);
-            match identity {
-                Ok(id) => println!(
-                    "engine {}: `{command}` ({}) by {}, {}; plays {}",
-                    e.spec.name,
-                    id.name.as_deref().unwrap_or("no id name"),
-                    id.author.as_deref().unwrap_or("no author"),
-                    e.time_control,
-                    prepared.plays[&e.spec.name]
-                        .iter()
-                        .map(|g| g.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                Err(_) => failed = true,
-            }
-        }
-        if failed {
-            print!(
-                "{}",
-                tournament::describe_failures(&plan, &prepared.identities)
-            );
-        }
-        for note in crate::player_library::check_notes(&plan) {
-            println!("{note}");
-        }
-        for w in &prepared.warnings {
-            println!("warning: {w}");
-        }
-        for probe in tournament::probe(&plan, &prepared) {
-            match &probe.outcome {
-                Ok((mv, took)) => println!(
-                    "engine {} on {}: `go` answered `bestmove {mv}` in {:.1} ms",
-                    probe.engine,
-                    probe.board,
-                    took.as_secs_f64() * 1e3
-                ),
-                Err(why) => {
-                    failed = true;
-                    println!(
-                        "engine {} on {}: FAILED its first move: {why}",
-                        probe.engine, probe.board
-                    );
-                }
-            }
-        }
-        let schedule = &prepared.schedule;
-        let plies = typical_plies(&plan, schedule);
-        let mut seconds = 0.0;
-        for (b, name) in plan.board_names.iter().enumerate() {
-            let fixtures: Vec<_> = schedule.fixtures.iter().filter(|f| f.board == b).collect();
-            let players: BTreeSet<&str> = fixtures
-                .iter()
-                .flat_map(|f| [f.players.first, f.players.second])
-                .map(|e| plan.engines[e].spec.name.as_str())
-                .collect();
-            for f in &fixtures {
-                let tc = |e: usize| plan.engines[e].time_control;
-                seconds += f64::from(plies[b])
-                    * (tc(f.players.first).typical_move_ms()
-                        + tc(f.players.second).typical_move_ms())
-                    / 2.0
-                    / 1000.0;
-            }
-            println!(
-                "board {name}: {} games; {}{}",
-                fixtures.len(),
-                players.into_iter().collect::<Vec<_>>().join(", "),
-                plan.config.boards[b]
-                    .openings()
-                    .map_or_else(String::new, |o| format!("; {}", o.describe()))
-            );
-        }
-        let rounds = plan.config.rounds;
-        println!(
-            "{} games in all ({rounds} round{}, seed {}, concurrency {}), output {}",
-            schedule.fixtures.len(),
-            if rounds == 1 { "" } else { "s" },
-            plan.seed,
-            plan.concurrency,
-            plan.output.display()
-        );
-        if previous.has_games {
-            let (rows, _) = files::read_games(&plan.output.join(files::GAMES))
-                .map_err(|e| Stop::new(FAILED, e.to_string()))?;
-            let verdict = match &previous.config {
-                Some(old) => match tournament::resume::compare(
-                    old,
-                    &old.boards.iter().map(|b| b.name()).collect::<Vec<_>>(),
-                    &previous.plays.clone().unwrap_or_default(),
-                    &plan.config,
-                    &plan.board_names,
-                    &prepared.plays,
-                ) {
-                    tournament::resume::Compatibility::Same => "`arena run` resumes them".into(),
-                    tournament::resume::Compatibility::Extension(added) => {
-                        format!("`arena run` extends that tournament ({})", added.join(", "))
-                    }
-                    tournament::resume::Compatibility::Conflict(keys) => format!(
-                        "`arena run` will REFUSE this config there (differs in: {}); use --force or another --output",
-                        keys.join("; ")
-                    ),
-                },
-                None => "`arena run` cannot resume them (no readable config.resolved.yaml)".into(),
-            };
-            println!(
-                "{} already holds {} games: {verdict}",
-                plan.output.display(),
-                rows.len()
-            );
-        }
-        println!(
-            "estimated time: about {} at concurrency {} (from a random playout's length per board and the time controls; engines that answer faster finish sooner)",
-            crate::report::progress::human_duration(seconds / plan.concurrency as f64),
-            plan.concurrency
-        );
+        let scratch = Scratch::new()?;
+        let prepared = tournament::prepare(&plan, Some(&scratch.0), previous.plays.as_ref())?;
+        let mut failed = print_engines(&plan, &prepared);
+        print_warnings(&plan, &prepared);
+        let probes = tournament::probe(&plan, &prepared);
+        failed |= print_probes(&probes);
+        print_boards(&plan, &prepared.schedule);
+        print_previous(&plan, &previous, &prepared)?;
+        print_estimate(&plan, &prepared, &probes);
         if failed {
             return Err(Stop::new(
                 FAILED,
@@ -204,6 +90,336 @@ pub fn check(args: &CheckArgs) -> ExitCode {
         }
         Ok(DONE)
     })())
+}
+
+/// One line per engine: how it runs, its identity, time control and games; for one that
+/// failed its handshake, the reason, with a library's own reason first and once. Returns
+/// whether any failed.
+fn print_engines(plan: &Plan, prepared: &tournament::Prepared) -> bool {
+    let mut failed = false;
+    for (e, identity) in plan.engines.iter().zip(&prepared.identities) {
+        let how = match &e.spec.library {
+            Some(library) => format!(
+                "library {}, directions {}, {}",
+                library.display(),
+                e.spec
+                    .directions
+                    .map_or("?", crate::player_library::Directions::name),
+                if e.restarts_per_game(false) {
+                    "a fresh process per game"
+                } else {
+                    "processes reused across games (restart: on_failure)"
+                }
+            ),
+            None => format!("`{}`", tournament::command_line(e)),
+        };
+        match identity {
+            Ok(id) => println!(
+                "engine {}: {how} ({}) by {}, {}; plays {}",
+                e.spec.name,
+                id.name.as_deref().unwrap_or("no id name"),
+                id.author.as_deref().unwrap_or("no author"),
+                e.time_control,
+                prepared.plays[&e.spec.name]
+                    .iter()
+                    .map(|g| g.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Err(failure) => {
+                failed = true;
+                print!("{}", describe_failure(&e.spec.name, &how, failure));
+            }
+        }
+    }
+    failed
+}
+
+/// A failed handshake in words: the adapter's own reason first for a library engine (its
+/// `player-so:` lines), else the runner's; then the engine's other stderr lines.
+fn describe_failure(name: &str, how: &str, failure: &tournament::PreflightFailure) -> String {
+    let (adapter, other): (Vec<&String>, Vec<&String>) = failure
+        .stderr
+        .iter()
+        .partition(|l| l.starts_with("player-so: "));
+    let mut text = if adapter.is_empty() {
+        format!("engine {name} ({how}): {}\n", failure.reason)
+    } else {
+        let reasons: Vec<&str> = adapter
+            .iter()
+            .map(|l| l.trim_start_matches("player-so: "))
+            .collect();
+        format!(
+            "engine {name}: {how}: FAILED to load: {} (then {})\n",
+            reasons.join("; "),
+            failure.reason
+        )
+    };
+    if failure.stderr.is_empty() {
+        text.push_str("  (nothing on stderr)\n");
+    }
+    for line in other {
+        text.push_str(&format!("  stderr | {line}\n"));
+    }
+    text
+}
+
+/// The preparation's warnings, and for library engines the boards whose queen count course
+/// players may get wrong.
+fn print_warnings(plan: &Plan, prepared: &tournament::Prepared) {
+    if plan.engines.iter().any(|e| e.spec.library.is_some()) {
+        for w in crate::player_library::queens_warnings(&plan.config.boards, &plan.board_names) {
+            println!("warning: {w}");
+        }
+    }
+    for w in &prepared.warnings {
+        println!("warning: {w}");
+    }
+}
+
+/// Each engine's first move per game it plays; returns whether any failed.
+fn print_probes(probes: &[tournament::Probe]) -> bool {
+    let mut failed = false;
+    for probe in probes {
+        match &probe.outcome {
+            Ok((mv, took)) => println!(
+                "engine {} on {}: `go` answered `bestmove {mv}` in {:.1} ms",
+                probe.engine,
+                probe.board,
+                took.as_secs_f64() * 1e3
+            ),
+            Err(why) => {
+                failed = true;
+                println!(
+                    "engine {} on {}: FAILED its first move: {why}",
+                    probe.engine, probe.board
+                );
+            }
+        }
+    }
+    failed
+}
+
+/// One line per board (games, engines, openings) and the totals.
+fn print_boards(plan: &Plan, schedule: &schedule::Schedule) {
+    for (b, name) in plan.board_names.iter().enumerate() {
+        let fixtures: Vec<_> = schedule.fixtures.iter().filter(|f| f.board == b).collect();
+        let players: BTreeSet<&str> = fixtures
+            .iter()
+            .flat_map(|f| [f.players.first, f.players.second])
+            .map(|e| plan.engines[e].spec.name.as_str())
+            .collect();
+        println!(
+            "board {name}: {} games; {}{}",
+            fixtures.len(),
+            players.into_iter().collect::<Vec<_>>().join(", "),
+            plan.config.boards[b]
+                .openings()
+                .map_or_else(String::new, |o| format!("; {}", o.describe()))
+        );
+    }
+    let rounds = plan.config.rounds;
+    println!(
+        "{} games in all ({rounds} round{}, seed {}, concurrency {}), output {}",
+        schedule.fixtures.len(),
+        if rounds == 1 { "" } else { "s" },
+        plan.seed,
+        plan.concurrency,
+        plan.output.display()
+    );
+}
+
+/// What the output directory already holds: a shard (`--shard K/N` only resumes it), and
+/// earlier games with what `arena run` will do with them.
+fn print_previous(
+    plan: &Plan,
+    previous: &tournament::resume::Previous,
+    prepared: &tournament::Prepared,
+) -> Result<(), Stop> {
+    use tournament::resume::{self, Compatibility};
+    match tournament::shard::recorded(&plan.output) {
+        Ok(Some(shard)) => println!(
+            "{} holds shard {shard} (its {}): `arena run --shard {shard}` resumes it \
+             ({} of the {} games), a run without --shard is refused there",
+            plan.output.display(),
+            tournament::shard::FILE,
+            tournament::shard::select(&prepared.schedule.fixtures, shard).len(),
+            prepared.schedule.fixtures.len()
+        ),
+        Ok(None) => {}
+        Err(e) => println!("warning: {e}"),
+    }
+    if !previous.has_games {
+        return Ok(());
+    }
+    let (rows, _) = files::read_games(&plan.output.join(files::GAMES))
+        .map_err(|e| Stop::new(FAILED, e.to_string()))?;
+    let verdict = match &previous.config {
+        Some(old) => match resume::compare(
+            old,
+            &old.boards.iter().map(|b| b.name()).collect::<Vec<_>>(),
+            &previous.plays.clone().unwrap_or_default(),
+            &plan.config,
+            &plan.board_names,
+            &prepared.plays,
+        ) {
+            Compatibility::Same => "`arena run` resumes them".into(),
+            Compatibility::Extension(added) => {
+                format!("`arena run` extends that tournament ({})", added.join(", "))
+            }
+            Compatibility::Conflict(keys) => format!(
+                "`arena run` will REFUSE this config there (differs in: {}); use --force or another --output",
+                keys.join("; ")
+            ),
+        },
+        None => "`arena run` cannot resume them (no readable config.resolved.yaml)".into(),
+    };
+    println!(
+        "{} already holds {} games: {verdict}",
+        plan.output.display(),
+        rows.len()
+    );
+    Ok(())
+}
+
+/// Seconds per move of each engine (outer) on each board (inner), where it plays there: an
+/// engine with a depth or node limit timed along the board's typical games; a timed one (a
+/// movetime or a clock) by its first move in `check`'s probe, which libraries and quick
+/// engines answer well within their time; the time control's typical move otherwise.
+fn move_times(
+    plan: &Plan,
+    schedule: &schedule::Schedule,
+    typical: &[(f64, [Vec<String>; 2])],
+    probes: &[tournament::Probe],
+) -> Vec<Vec<f64>> {
+    use crate::estimate::measure;
+    let handshake = std::time::Duration::from_millis(plan.handshake_timeout_ms);
+    let probed = |name: &str, board: &BoardSpec| {
+        probes.iter().find_map(|p| {
+            let b = plan.board_names.iter().position(|n| *n == p.board)?;
+            let took = p.outcome.as_ref().ok()?.1;
+            (p.engine == name && plan.config.boards[b].kind() == board.kind())
+                .then_some(took.as_secs_f64())
+        })
+    };
+    plan.engines
+        .iter()
+        .enumerate()
+        .map(|(e, engine)| {
+            let timed = matches!(
+                engine.time_control.limit,
+                config::Limit::MoveTime(_) | config::Limit::Clock { .. }
+            );
+            plan.config
+                .boards
+                .iter()
+                .enumerate()
+                .map(|(b, board)| {
+                    let plays = schedule
+                        .fixtures
+                        .iter()
+                        .any(|f| f.board == b && (f.players.first == e || f.players.second == e));
+                    let start = schedule.starts[b].first();
+                    let measured = match (plays, timed, start) {
+                        (true, true, _) => probed(&engine.spec.name, board),
+                        (true, false, Some(start)) => {
+                            measure::move_seconds(engine, board, start, &typical[b].1, handshake)
+                        }
+                        _ => None,
+                    };
+                    measured.unwrap_or(engine.time_control.typical_move_ms() / 1e3)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The run's estimated time: every game's plies at the engines' measured time per move, over
+/// the games played at once; for an SPRT, at its expected lengths when the difference is
+/// `elo0` and `elo1`, with its maximum beside them.
+fn print_estimate(plan: &Plan, prepared: &tournament::Prepared, probes: &[tournament::Probe]) {
+    use crate::estimate::{GameCost, measure, run_seconds, sprt_expected_games};
+    let schedule = &prepared.schedule;
+    let typical = measure::typical_games(plan, &schedule.starts);
+    let moves = move_times(plan, schedule, &typical, probes);
+    let startup = measure::startup_seconds(plan);
+    // Start-ups paid by every game: engines that get a fresh process per game.
+    let per_game = plan.config.restart == config::Restart::PerGame;
+    let fresh: Vec<f64> = plan
+        .engines
+        .iter()
+        .zip(&startup)
+        .map(|(e, s)| {
+            if e.restarts_per_game(per_game) {
+                *s
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let games: Vec<GameCost> = schedule
+        .fixtures
+        .iter()
+        .map(|f| {
+            let [a, b] = [f.players.first, f.players.second];
+            GameCost {
+                plies: typical[f.board].0,
+                move_s: [moves[a][f.board], moves[b][f.board]],
+                startup_s: [fresh[a], fresh[b]],
+            }
+        })
+        .collect();
+    // Engines that search to a depth or node count use a core each; timed ones wait their time.
+    let cpu_bound = plan.engines.iter().any(|e| {
+        matches!(
+            e.time_control.limit,
+            config::Limit::Depth(_) | config::Limit::Nodes(_)
+        )
+    });
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let parallel = if cpu_bound {
+        plan.concurrency.min(cores)
+    } else {
+        plan.concurrency
+    };
+    let all = run_seconds(&games, parallel, &startup);
+    let lengths: Vec<String> = plan
+        .board_names
+        .iter()
+        .zip(&typical)
+        .map(|(name, (plies, _))| format!("{name} {plies:.0}"))
+        .collect();
+    let how = format!(
+        "at concurrency {} ({parallel} at once{}), from each engine's time per move measured along a typical game of each board (plies: {})",
+        plan.concurrency,
+        if cpu_bound && parallel < plan.concurrency {
+            format!(": {cores} cores for engines searching to a depth or node count")
+        } else {
+            String::new()
+        },
+        lengths.join(", ")
+    );
+    let human = crate::report::progress::human_duration;
+    match &plan.config.sprt {
+        None => println!("estimated time: about {} ({all:.1} s) {how}", human(all)),
+        Some(spec) => {
+            let (at0, at1) = sprt_expected_games(spec);
+            let max = games.len().max(1) as f64;
+            let part = |n: f64| all * n.min(max) / max;
+            println!(
+                "estimated time: about {} ({:.1} s) if the difference is elo0 ({:.0} games expected, Wald), \
+                 about {} ({:.1} s) if it is elo1 ({:.0} games), at most about {} ({all:.1} s) for all {} games; {how}",
+                human(part(at0)),
+                part(at0),
+                at0.min(max),
+                human(part(at1)),
+                part(at1),
+                at1.min(max),
+                human(all),
+                games.len()
+            );
+        }
+    }
 }
 
 /// `arena run`.

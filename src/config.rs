@@ -423,6 +423,22 @@ fn resolve_library(spec: &mut EngineSpec, base: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// For a `command` with spaces whose first word is a program (`node my/awale.js`), the
+/// suggestion to split it: `command` is one program, run without a shell.
+fn split_command_hint(command: &str, base: &Path) -> Option<String> {
+    let mut words = command.split_whitespace();
+    let first = words.next()?;
+    let rest: Vec<&str> = words.collect();
+    if rest.is_empty() || engine::resolve_program(first, base).is_err() {
+        return None;
+    }
+    Some(format!(
+        "; `command` is one program, run without a shell: write `command: {first}` and \
+         `args: [{}]`",
+        rest.join(", ")
+    ))
+}
+
 /// A validated tournament, ready to schedule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
@@ -614,6 +630,16 @@ fn locate_unknown_key(text: &str, reason: &str, from: usize) -> Option<(usize, u
     None
 }
 
+/// The run-dependent settings of a plan, with their defaults applied.
+struct Settings {
+    confidence: f64,
+    concurrency: usize,
+    seed: u64,
+    output: PathBuf,
+    handshake_timeout_ms: u64,
+    withdraw_after: u32,
+}
+
 impl Config {
     /// Validates everything that can be checked without starting an engine, resolves engine
     /// programs against `base`, and applies `overrides`.
@@ -636,72 +662,107 @@ impl Config {
                 |s| s.to_string_lossy().into_owned(),
             )
         });
+        self.check_sizes().map_err(fail)?;
+        let board_names = self.board_names().map_err(fail)?;
+        // Opening suites are read and checked now, so a bad one stops the run before any game.
+        crate::openings::resolve_boards(&mut self.boards, base).map_err(fail)?;
+        let engines = self.plan_engines(base).map_err(fail)?;
+        self.check_references(&engines).map_err(fail)?;
+        let settings = self.settings(overrides, &name).map_err(fail)?;
+        self.check_game_count(engines.len()).map_err(fail)?;
+        self.seed = Some(settings.seed);
+        self.concurrency = Some(settings.concurrency);
+        self.output = Some(settings.output.clone());
+        self.name = Some(name.clone());
+        Ok(Plan {
+            file: file.to_owned(),
+            config: self,
+            name,
+            seed: settings.seed,
+            concurrency: settings.concurrency,
+            output: base.join(settings.output),
+            engines,
+            board_names,
+            confidence: settings.confidence,
+            handshake_timeout_ms: settings.handshake_timeout_ms,
+            withdraw_after: settings.withdraw_after,
+        })
+    }
+
+    /// At least two engines, a board, and `rounds` in range.
+    fn check_sizes(&self) -> Result<(), String> {
         if self.engines.len() < 2 {
-            return Err(fail(format!(
+            return Err(format!(
                 "engines: a tournament needs at least 2 engines, got {}",
                 self.engines.len()
-            )));
+            ));
         }
         if self.boards.is_empty() {
-            return Err(fail("boards: the list is empty".into()));
+            return Err("boards: the list is empty".into());
         }
         if self.rounds == 0 || self.rounds > MAX_ROUNDS {
-            return Err(fail(format!(
+            return Err(format!(
                 "rounds must be in 1..={MAX_ROUNDS}, got {}",
                 self.rounds
-            )));
+            ));
         }
+        Ok(())
+    }
+
+    /// Each board validated, and its name, unique.
+    fn board_names(&self) -> Result<Vec<String>, String> {
         let mut board_names = Vec::new();
         for (i, board) in self.boards.iter().enumerate() {
             board
                 .validate()
-                .map_err(|e| fail(format!("boards[{i}] ({}): {e}", board.name())))?;
+                .map_err(|e| format!("boards[{i}] ({}): {e}", board.name()))?;
             let board_name = board.name();
             if board_names.contains(&board_name) {
-                return Err(fail(format!(
+                return Err(format!(
                     "boards[{i}]: the name `{board_name}` is used twice; give one board a `name`"
-                )));
+                ));
             }
             board_names.push(board_name);
         }
-        // Opening suites are read and checked now, so a bad one stops the run before any game.
-        crate::openings::resolve_boards(&mut self.boards, base).map_err(fail)?;
+        Ok(board_names)
+    }
+
+    /// Each engine entry checked (name, library, limits, program, time control) and resolved.
+    fn plan_engines(&self, base: &Path) -> Result<Vec<PlanEngine>, String> {
         let global = self
             .time_control
             .validate()
-            .map_err(|e| fail(format!("time_control: {e}")))?;
-        let mut engines = Vec::new();
+            .map_err(|e| format!("time_control: {e}"))?;
+        let mut engines: Vec<PlanEngine> = Vec::new();
         for (i, spec) in self.engines.iter().enumerate() {
             let label = format!("engines[{i}] ({})", spec.name);
             if spec.name.trim().is_empty() || spec.name.contains(['/', '\\', ',', '"']) {
-                return Err(fail(format!(
+                return Err(format!(
                     "{label}: a name must be non-empty without / \\ , or \""
-                )));
+                ));
             }
-            if engines
-                .iter()
-                .any(|e: &PlanEngine| e.spec.name == spec.name)
-            {
-                return Err(fail(format!(
-                    "{label}: the name `{}` is used twice",
-                    spec.name
-                )));
+            if engines.iter().any(|e| e.spec.name == spec.name) {
+                return Err(format!("{label}: the name `{}` is used twice", spec.name));
             }
             let mut spec = spec.clone();
-            resolve_library(&mut spec, base).map_err(|e| fail(format!("{label}: {e}")))?;
+            resolve_library(&mut spec, base).map_err(|e| format!("{label}: {e}"))?;
             if let Some(limits) = &spec.limits {
                 if limits.memory_mb == Some(0) || limits.user_processes == Some(0) {
-                    return Err(fail(format!(
+                    return Err(format!(
                         "{label}: limits must be at least 1 (memory_mb, user_processes)"
-                    )));
+                    ));
                 }
             }
-            let program = engine::resolve_program(&spec.command, base)
-                .map_err(|e| fail(format!("{label}: {e}")))?;
+            let program = engine::resolve_program(&spec.command, base).map_err(|e| {
+                format!(
+                    "{label}: {e}{}",
+                    split_command_hint(&spec.command, base).unwrap_or_default()
+                )
+            })?;
             let time_control = match &spec.time_control {
                 Some(tc) => tc
                     .validate()
-                    .map_err(|e| fail(format!("{label}: time_control: {e}")))?,
+                    .map_err(|e| format!("{label}: time_control: {e}"))?,
                 None => global,
             };
             engines.push(PlanEngine {
@@ -710,31 +771,32 @@ impl Config {
                 time_control,
             });
         }
+        Ok(engines)
+    }
+
+    /// The keys that name engines (`anchor`, `gauntlet_engine`) name one, and `sprt` has
+    /// exactly one pair to test.
+    fn check_references(&self, engines: &[PlanEngine]) -> Result<(), String> {
         if let Some(anchor) = &self.anchor {
             if !anchor.elo.is_finite() {
-                return Err(fail(format!(
+                return Err(format!(
                     "anchor: elo must be a finite number, got {}",
                     anchor.elo
-                )));
+                ));
             }
             if !engines.iter().any(|e| e.spec.name == anchor.engine) {
-                return Err(fail(format!(
-                    "anchor: no engine is called `{}`",
-                    anchor.engine
-                )));
+                return Err(format!("anchor: no engine is called `{}`", anchor.engine));
             }
         }
         match (self.format, &self.gauntlet_engine) {
             (Format::Gauntlet, Some(g)) if !engines.iter().any(|e| &e.spec.name == g) => {
-                return Err(fail(format!("gauntlet_engine: no engine is called `{g}`")));
+                return Err(format!("gauntlet_engine: no engine is called `{g}`"));
             }
             (Format::Gauntlet, None) => {
-                return Err(fail("format gauntlet needs gauntlet_engine".into()));
+                return Err("format gauntlet needs gauntlet_engine".into());
             }
             (Format::RoundRobin, Some(_)) => {
-                return Err(fail(
-                    "gauntlet_engine is only used with format: gauntlet".into(),
-                ));
+                return Err("gauntlet_engine is only used with format: gauntlet".into());
             }
             _ => {}
         }
@@ -744,17 +806,21 @@ impl Config {
                 Format::Gauntlet => engines.len() - 1,
             };
             if pairs != 1 {
-                return Err(fail(format!(
+                return Err(format!(
                     "sprt: needs exactly two engines (or format: gauntlet with one opponent), got {}",
                     engines.len()
-                )));
+                ));
             }
         }
+        Ok(())
+    }
+
+    /// Confidence, concurrency, seed, output, handshake timeout and withdrawal streak: the
+    /// command line's `overrides` first, then the config, then the defaults.
+    fn settings(&self, overrides: &Overrides, name: &str) -> Result<Settings, String> {
         let confidence = self.confidence.unwrap_or(0.95);
         if !(confidence > 0.0 && confidence < 1.0) {
-            return Err(fail(format!(
-                "confidence must be in (0, 1), got {confidence}"
-            )));
+            return Err(format!("confidence must be in (0, 1), got {confidence}"));
         }
         let concurrency = overrides
             .concurrency
@@ -763,9 +829,9 @@ impl Config {
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
             });
         if concurrency == 0 || concurrency > 1024 {
-            return Err(fail(format!(
+            return Err(format!(
                 "concurrency must be in 1..=1024, got {concurrency}"
-            )));
+            ));
         }
         let seed = overrides.seed.or(self.seed).unwrap_or_else(|| {
             let nanos = std::time::SystemTime::now()
@@ -777,46 +843,41 @@ impl Config {
             .output
             .clone()
             .or_else(|| self.output.clone())
-            .unwrap_or_else(|| PathBuf::from("results").join(&name));
+            .unwrap_or_else(|| PathBuf::from("results").join(name));
         let handshake_timeout_ms = self.handshake_timeout_ms.unwrap_or(10_000);
         if handshake_timeout_ms == 0 || handshake_timeout_ms > MAX_MS {
-            return Err(fail(format!(
+            return Err(format!(
                 "handshake_timeout_ms must be between 1 ms and a week, got {handshake_timeout_ms}"
-            )));
+            ));
         }
         let withdraw_after = self.withdraw_after.unwrap_or(3);
         if withdraw_after == 0 {
-            return Err(fail("withdraw_after must be at least 1".into()));
+            return Err("withdraw_after must be at least 1".into());
         }
-        // Pairs per board and round, bounded before anything is allocated for them.
-        let n = engines.len() as u64;
+        Ok(Settings {
+            confidence,
+            concurrency,
+            seed,
+            output,
+            handshake_timeout_ms,
+            withdraw_after,
+        })
+    }
+
+    /// Pairs per board and round, bounded before anything is allocated for them.
+    fn check_game_count(&self, engines: usize) -> Result<(), String> {
+        let n = engines as u64;
         let pairs = match self.format {
             Format::RoundRobin => n * (n - 1) / 2,
             Format::Gauntlet => n - 1,
         };
         let games = 2 * pairs * u64::from(self.rounds) * self.boards.len() as u64;
         if games > MAX_GAMES {
-            return Err(fail(format!(
+            return Err(format!(
                 "this config schedules up to {games} games, more than {MAX_GAMES}: fewer rounds, boards or engines"
-            )));
+            ));
         }
-        self.seed = Some(seed);
-        self.concurrency = Some(concurrency);
-        self.output = Some(output.clone());
-        self.name = Some(name.clone());
-        Ok(Plan {
-            file: file.to_owned(),
-            config: self,
-            name,
-            seed,
-            concurrency,
-            output: base.join(output),
-            engines,
-            board_names,
-            confidence,
-            handshake_timeout_ms,
-            withdraw_after,
-        })
+        Ok(())
     }
 }
 
@@ -870,6 +931,10 @@ engines:
             (
                 GOOD.replace("command: sh }", "command: ./no/such/engine }"),
                 "does not exist",
+            ),
+            (
+                GOOD.replace("command: sh }", "command: sh my/awale.js }"),
+                "write `command: sh` and `args: [my/awale.js]`",
             ),
             (
                 GOOD.replace("movetime_ms: 50", "movetime_ms: 0"),

@@ -53,12 +53,14 @@ pub enum EngineError {
         source: io::Error,
     },
     /// No answer before the deadline.
-    #[error("no `{expected}` within {waited_ms} ms")]
+    #[error("no `{expected}` within {waited_ms} ms{hint}")]
     Timeout {
         /// What was awaited.
         expected: String,
         /// How long the runner waited (ms).
         waited_ms: u64,
+        /// The likely cause, when one is known (`; …`), else empty.
+        hint: &'static str,
     },
     /// The engine closed stdout or exited.
     #[error("the engine exited or closed its output{status}")]
@@ -73,6 +75,13 @@ pub enum EngineError {
     #[error("cannot write to the engine: {0}")]
     Write(io::Error),
 }
+
+/// Why an engine may send nothing at all to `ugi`, and the fix in the usual languages.
+pub const SILENT_HINT: &str = "; nothing at all came back: the usual cause is stdout not \
+flushed (block-buffered into a pipe); flush after every line: Python `print(line, flush=True)` \
+(or `sys.stdout.reconfigure(line_buffering=True)` once), C `setvbuf(stdout, NULL, _IOLBF, 0);` \
+at start (or `fflush(stdout)`), Node.js `process.stdout.write(line + \"\\n\")` (no buffering of \
+your own), Java `System.out.flush()` (or `new PrintStream(System.out, true)`)";
 
 /// How to start an engine: a program (no shell) with arguments, in a working directory.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -425,6 +434,7 @@ impl Engine {
             None => Err(EngineError::Timeout {
                 expected: expected.to_owned(),
                 waited_ms: waited_from.elapsed().as_millis() as u64,
+                hint: "",
             }),
         }
     }
@@ -467,23 +477,40 @@ impl Engine {
         let deadline = Instant::now() + timeout;
         self.send(&Command::Ugi)?;
         let mut identity = Identity::default();
-        self.recv_reply(deadline, "ugiok", |reply, _| match reply {
-            Reply::Id { field, value } if field == "name" => {
-                identity.name = Some(value);
-                None
+        let mut heard = false;
+        let answer = self.recv_reply(deadline, "ugiok", |reply, _| {
+            heard = true;
+            match reply {
+                Reply::Id { field, value } if field == "name" => {
+                    identity.name = Some(value);
+                    None
+                }
+                Reply::Id { field, value } if field == "author" => {
+                    identity.author = Some(value);
+                    None
+                }
+                Reply::Option(decl) => {
+                    identity.options.push(decl);
+                    None
+                }
+                Reply::UgiOk => Some(()),
+                _ => None,
             }
-            Reply::Id { field, value } if field == "author" => {
-                identity.author = Some(value);
-                None
-            }
-            Reply::Option(decl) => {
-                identity.options.push(decl);
-                None
-            }
-            Reply::UgiOk => Some(()),
-            _ => None,
-        })?;
-        Ok(identity)
+        });
+        match answer {
+            // Not a line back: almost always output that sits in the engine's buffer.
+            Err(EngineError::Timeout {
+                expected,
+                waited_ms,
+                ..
+            }) if !heard => Err(EngineError::Timeout {
+                expected,
+                waited_ms,
+                hint: SILENT_HINT,
+            }),
+            Err(e) => Err(e),
+            Ok(()) => Ok(identity),
+        }
     }
 
     /// Sends `isready` and waits for `readyok`.

@@ -7,7 +7,8 @@
 //! - [`games`]: the rules of Seven Colors, Amazons and Awale behind one [`games::Game`] trait.
 //! - [`protocol`]: UGI lines, parsed and printed; [`ugi`]: the loop a Rust engine runs.
 //! - [`config`]: YAML configs → a validated [`config::Plan`].
-//! - [`formats`]: Swiss pairing and knockout brackets, pure.
+//! - [`formats`]: Swiss pairing and knockout brackets, pure; [`estimate`]: how long a run
+//!   will take, from each engine's measured time per move (`arena check`).
 //! - [`schedule`]: every game expanded up front from the config and seed; [`openings`]: opening
 //!   suites (file format, each round's opening, `arena openings`).
 //! - [`engine`]: live engine processes; [`reaper`]: their orphaned descendants ended;
@@ -33,6 +34,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod engine;
+pub mod estimate;
 pub mod formats;
 pub mod games;
 pub mod import;

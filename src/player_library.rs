@@ -1,18 +1,15 @@
 //! Course Amazons players built as shared libraries (`player.h`): the config form
 //! `{ name: team7, library: path/to/player.so, directions: clockwise }`, its resolution into the
 //! command line of the `player-so` adapter (a binary of `arena-engines`), and the `arena check`
-//! notes about such engines. Loads no library itself: the adapter does, in its own process (for
-//! `arena check`, with `--check`). See `docs/course-players.md`.
+//! warnings about boards such players misread. A leaf below [`crate::config`]: it starts no
+//! process and loads no library (the adapter does, in the engine's process; `arena check`
+//! learns a library's load failure from the adapter's stderr). See `docs/course-players.md`.
 
 use std::fmt;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::Plan;
 use crate::games::BoardSpec;
 
 /// File name of the adapter binary, looked up next to the running `arena` executable.
@@ -141,98 +138,6 @@ pub fn adapter_dir() -> Result<PathBuf, String> {
         }
     }
     Ok(dir)
-}
-
-/// What `arena check` adds for library engines: one line per library engine (its library, the
-/// directions in use, the restart policy, and why it does not load if it does not, from
-/// [`load_test`]) and, when there is any, the warnings of [`queens_warnings`] prefixed with
-/// `warning: `.
-pub fn check_notes(plan: &Plan) -> Vec<String> {
-    let timeout = Duration::from_millis(plan.handshake_timeout_ms);
-    let mut notes: Vec<String> = plan
-        .engines
-        .iter()
-        .filter_map(|e| {
-            let library = e.spec.library.as_ref()?;
-            Some(format!(
-                "engine {}: library {}, directions {}, {}{}",
-                e.spec.name,
-                library.display(),
-                e.spec.directions.map_or("?", Directions::name),
-                if e.restarts_per_game(false) {
-                    "a fresh process per game"
-                } else {
-                    "processes reused across games (restart: on_failure)"
-                },
-                match load_test(&e.program, &e.spec.args, timeout) {
-                    Ok(()) => String::new(),
-                    Err(reason) => format!("; FAILED to load: {reason}"),
-                }
-            ))
-        })
-        .collect();
-    if !notes.is_empty() {
-        notes.extend(
-            queens_warnings(&plan.config.boards, &plan.board_names)
-                .into_iter()
-                .map(|w| format!("warning: {w}")),
-        );
-    }
-    notes
-}
-
-/// Runs the adapter with `--check` (load GSL and the library, then exit), and returns the
-/// adapter's own reason (its `player-so:` stderr lines) when it fails or exceeds `timeout`.
-/// Everything else the library prints while loading is dropped.
-///
-/// # Errors
-/// The reason, e.g. `cannot load GSL … install Debian's libgsl27 (or libgsl-dev)`.
-pub fn load_test(program: &Path, args: &[String], timeout: Duration) -> Result<(), String> {
-    let mut child = crate::reaper::spawn(
-        Command::new(program)
-            .args(args)
-            .arg("--check")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped()),
-    )
-    .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
-    // Read while it runs, so that a library printing a lot while loading cannot fill the pipe.
-    let reader = child.stderr.take().map(|mut pipe| {
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = pipe.read_to_string(&mut text);
-            text
-        })
-    });
-    let deadline = Instant::now() + timeout;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-        }
-    };
-    crate::reaper::forget(child.id());
-    // After a timeout, a process the library started may still hold the pipe: do not wait.
-    let stderr = match (status, reader) {
-        (Some(_), Some(reader)) => reader.join().unwrap_or_default(),
-        _ => String::new(),
-    };
-    let reason: Vec<&str> = stderr
-        .lines()
-        .filter_map(|l| l.strip_prefix("player-so: "))
-        .collect();
-    match status {
-        Some(status) if status.success() => Ok(()),
-        Some(status) if reason.is_empty() => Err(format!("the adapter ended with {status}")),
-        Some(_) => Err(reason.join("; ")),
-        None => Err(format!("loading took more than {} ms", timeout.as_millis())),
-    }
 }
 
 /// `arena check` warnings: Amazons boards whose `queens` differs from 4·(m/10 + 1), the count

@@ -458,3 +458,160 @@ fn bad_usage_exits_2() {
         .assert()
         .code(2);
 }
+
+/// The Python template made single-threaded: it reads nothing while it "searches" a `go
+/// movetime` (up to 3 s), as most student engines.
+const SINGLE_THREADED: &str = r#"
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import random_engine
+real = sys.stdin
+def lines():
+    for raw in real:
+        words = raw.split()
+        if words[:2] == ["go", "movetime"]:
+            time.sleep(min(int(words[2]), 3000) / 1000)
+        yield raw
+sys.stdin = lines()
+random_engine.main()
+"#;
+
+#[test]
+fn a_single_threaded_engine_gets_warnings_for_isready_and_stop_and_the_battery_goes_on() {
+    let dir = Dir::new();
+    let script = dir.write("single.py", SINGLE_THREADED);
+    let template_dir = std::path::Path::new(&python_engine())
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
+    let (code, checks) = check(
+        &[],
+        &["python3".into(), script.display().to_string(), template_dir],
+    );
+    assert_eq!(code, 0, "{checks:?}");
+    assert!(failed(&checks).is_empty(), "{checks:?}");
+    let find = |name: &str| checks.iter().find(|c| c.0 == name).expect(name).clone();
+    let isready = find("isready in search");
+    assert_eq!(isready.1, "warn", "{isready:?}");
+    assert!(
+        isready.2.contains("reads no command while it searches") && isready.2.contains("UCI"),
+        "{isready:?}"
+    );
+    let stop = find("stop");
+    assert_eq!(stop.1, "warn", "{stop:?}");
+    // No cascade: every later check ran and passed.
+    let after: Vec<&Row> = checks
+        .iter()
+        .skip_while(|c| c.0 != "stop")
+        .skip(1)
+        .collect();
+    assert!(after.len() > 5, "{checks:?}");
+    assert!(
+        after.iter().all(|c| c.1 == "pass" || c.0 == "determinism"),
+        "{after:?}"
+    );
+}
+
+#[test]
+fn an_engine_that_sends_nothing_gets_the_flush_fix() {
+    let (code, checks) = check(
+        &["--handshake-ms", "300"],
+        &["sh".into(), "-c".into(), "exec sleep 60".into()],
+    );
+    assert_eq!(code, 1);
+    let handshake = &checks[0];
+    assert_eq!(handshake.1, "fail", "{handshake:?}");
+    for fix in [
+        "nothing at all came back",
+        "flush=True",
+        "setvbuf",
+        "System.out.flush()",
+    ] {
+        assert!(handshake.2.contains(fix), "{fix}: {handshake:?}");
+    }
+}
+
+#[test]
+fn a_command_with_its_script_in_it_is_told_to_use_args() {
+    let dir = Dir::new();
+    let config = dir.write(
+        "c.yaml",
+        "time_control: { movetime_ms: 50 }
+boards: [{ game: awale }]
+engines:
+  - { name: js, command: sh my/awale.js }
+  - { name: b, command: sh }
+",
+    );
+    let out = arena()
+        .args(["check-engine", "--engine", "js", "--config"])
+        .arg(&config)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("engines[0] (js)")
+            && stderr.contains("write `command: sh` and `args: [my/awale.js]`"),
+        "{stderr}"
+    );
+}
+
+/// `arena check` (the config command) on `engines` (YAML lines) with one Awale board.
+fn arena_check(dir: &Dir, engines: &str) -> (i32, String) {
+    let config = dir.write(
+        "plan.yaml",
+        &format!(
+            "seed: 1
+time_control: {{ depth: 1 }}
+boards: [{{ game: awale }}]
+engines:
+{engines}output: {}
+",
+            dir.path("out").display()
+        ),
+    );
+    let out = arena().arg("check").arg(&config).output().expect("arena");
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn arena_check_quotes_the_stderr_of_an_engine_that_fails() {
+    let dir = Dir::new();
+    let (code, stdout) = arena_check(
+        &dir,
+        &format!(
+            "  - {{ name: weights, command: sh, args: [-c, 'echo \"fatal: cannot find weights.bin\" >&2; exit 1'] }}\n  - {{ name: r, command: {} }}\n",
+            engine("random")
+        ),
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("stderr | fatal: cannot find weights.bin"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("nothing on stderr"), "{stdout}");
+    // The scratch logs are gone, and nothing was written into the output directory.
+    assert!(!dir.path("out").exists(), "{stdout}");
+}
+
+#[test]
+fn arena_check_says_which_shard_its_output_holds() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path("out")).unwrap();
+    dir.write("out/shard.yaml", "shard: 0\nshards: 2\n");
+    let engines = format!(
+        "  - {{ name: a, command: {} }}\n  - {{ name: b, command: {} }}\n",
+        engine("random"),
+        engine("greedy")
+    );
+    let (code, stdout) = arena_check(&dir, &engines);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("holds shard 0/2 (its shard.yaml): `arena run --shard 0/2` resumes it (2 of the 2 games)"),
+        "{stdout}"
+    );
+}

@@ -197,6 +197,79 @@ fn wrong_directions_make_a_direction_walker_play_illegal_moves() {
 }
 
 #[test]
+fn a_library_writing_to_inherited_descriptors_cannot_reach_the_protocol() {
+    let dir = Dir::new();
+    let so = compile(&dir.path(""), "fdwriter", "fdwriter", "clockwise", true);
+    let engines = format!(
+        "  - {{ name: fdwriter, library: {so}, directions: clockwise }}
+  - {{ name: random, command: {random} }}
+",
+        so = so.display(),
+        random = engine("random"),
+    );
+    let games = tournament(&dir, &engines, 2);
+    assert_eq!(games.len(), 8);
+    for game in &games {
+        assert_eq!(
+            game.termination,
+            Termination::Normal,
+            "{} {} vs {}: {}",
+            game.board,
+            game.first,
+            game.second,
+            game.detail
+        );
+    }
+}
+
+#[test]
+fn check_engine_directions_tells_a_wrong_header_from_a_buggy_player() {
+    let dir = Dir::new();
+    let walker = compile(&dir.path(""), "walker-w3", "walker", "west3", true);
+    let config = dir.write(
+        "d.yaml",
+        &format!(
+            "time_control: {{ depth: 1, move_timeout_ms: 30000 }}
+boards: [{{ game: amazons, width: 6 }}]
+engines:
+  - {{ name: walker, library: {}, directions: clockwise }}
+  - {{ name: r, command: {} }}
+",
+            walker.display(),
+            engine("random")
+        ),
+    );
+    let out = arena()
+        .args([
+            "check-engine",
+            "--quick",
+            "--directions",
+            "--engine",
+            "walker",
+        ])
+        .arg("--config")
+        .arg(&config)
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let line = stdout
+        .lines()
+        .find(|l| l.contains(" directions "))
+        .unwrap_or_else(|| panic!("no directions check: {stdout}"));
+    assert!(line.trim_start().starts_with("FAIL"), "{line}");
+    assert!(
+        line.contains(
+            "only west3 plays legally, and the config says clockwise: set `directions: west3`"
+        ),
+        "{line}"
+    );
+    assert!(
+        line.contains("clockwise: on amazons-square-6: illegal move"),
+        "{line}"
+    );
+}
+
+#[test]
 fn a_player_kept_across_games_crashes_on_its_freed_state() {
     // restart: on_failure overrides the per-game restart a library engine gets by default:
     // the stateful player's second game in one process aborts in initialize.
@@ -322,10 +395,23 @@ engines:
         .assert()
         .code(1);
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    // Listed once, with the adapter's reason first and the runner's view after it.
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("engine half"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    let line = lines[0];
+    let reason = line
+        .find("half.so has no `initialize`")
+        .expect("the adapter's reason");
+    assert!(line.contains("FAILED to load: "), "{stdout}");
     assert!(
-        stdout.contains("FAILED to load: ") && stdout.contains("half.so has no `initialize`"),
+        line.find("handshake failed")
+            .is_none_or(|runner| runner > reason),
         "{stdout}"
     );
+    assert_eq!(stdout.matches("has no `initialize`").count(), 1, "{stdout}");
 }
 
 #[test]

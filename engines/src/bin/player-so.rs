@@ -8,8 +8,9 @@
 //! [--check]`; `--check` only loads GSL and the library, and exits 0 when both load.
 //!
 //! What real player libraries need, and where it is done here:
-//! - the protocol runs on private duplicates of stdin and stdout; fd 1 points at stderr and
-//!   fd 0 at /dev/null before the library is loaded, so its prints and reads cannot touch the
+//! - the protocol runs on private duplicates of stdin and stdout at descriptor 100 or above;
+//!   fd 1 points at stderr, fd 0 at /dev/null and every other descriptor is closed before the
+//!   library is loaded, so its prints, reads and writes to descriptors 3–9 cannot touch the
 //!   protocol ([`isolate_stdio`]);
 //! - GSL is loaded at run time with `RTLD_GLOBAL` (cblas first), the player with `RTLD_LAZY`
 //!   ([`Gsl::load`], [`Player::load`]);
@@ -25,7 +26,7 @@
 use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -222,17 +223,26 @@ struct Game {
     known: Vec<String>,
 }
 
-/// A private copy of fd 0 and fd 1 for the protocol; then fd 1 → stderr and fd 0 → /dev/null,
-/// so that the library's `printf` and `scanf` miss the protocol.
+/// The lowest descriptor of the protocol's private copies: far above the 3–9 a library may
+/// write to by habit (or through a descriptor it inherited).
+const PRIVATE_FD_MIN: RawFd = 100;
+
+/// A private copy of fd 0 and fd 1 for the protocol, at [`PRIVATE_FD_MIN`] or above; then fd 1
+/// → stderr, fd 0 → /dev/null, and every other descriptor above 2 closed, so that the
+/// library's `printf`, `scanf` and writes to inherited descriptors all miss the protocol.
 fn isolate_stdio() -> std::io::Result<(File, File)> {
-    let input = nix::unistd::dup(std::io::stdin())?;
-    let output = nix::unistd::dup(std::io::stdout())?;
-    for fd in [&input, &output] {
-        nix::fcntl::fcntl(
-            fd,
-            nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::FD_CLOEXEC),
-        )?;
-    }
+    let private = |fd: RawFd| -> std::io::Result<OwnedFd> {
+        use nix::fcntl::{FcntlArg, fcntl};
+        // SAFETY: `fd` is 0 or 1, open for the whole process.
+        let source = unsafe { BorrowedFd::borrow_raw(fd) };
+        // Under a descriptor limit below PRIVATE_FD_MIN, the lowest free one.
+        let copy = fcntl(source, FcntlArg::F_DUPFD_CLOEXEC(PRIVATE_FD_MIN))
+            .or_else(|_| fcntl(source, FcntlArg::F_DUPFD_CLOEXEC(3)))?;
+        // SAFETY: the new descriptor belongs to nothing else; it is owned from here.
+        Ok(unsafe { OwnedFd::from_raw_fd(copy) })
+    };
+    let input = private(0)?;
+    let output = private(1)?;
     let null = File::open("/dev/null")?;
     // SAFETY: dup2 onto the process's own fds 0 and 1, which Rust's std keeps no other handle of.
     unsafe {
@@ -240,7 +250,23 @@ fn isolate_stdio() -> std::io::Result<(File, File)> {
             return Err(std::io::Error::last_os_error());
         }
     }
+    drop(null);
+    close_others(&[input.as_raw_fd(), output.as_raw_fd()])?;
     Ok((File::from(input), File::from(output)))
+}
+
+/// Closes every descriptor above 2 but `keep` (listed from /proc/self/fd first: closing while
+/// reading the directory would close its own descriptor).
+fn close_others(keep: &[RawFd]) -> std::io::Result<()> {
+    let open: Vec<RawFd> = std::fs::read_dir("/proc/self/fd")?
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse().ok())
+        .collect();
+    for fd in open.into_iter().filter(|fd| *fd > 2 && !keep.contains(fd)) {
+        // SAFETY: nothing in this process uses these descriptors: they were inherited, or were
+        // the directory listing's own (already closed: EBADF is ignored).
+        unsafe { libc::close(fd) };
+    }
+    Ok(())
 }
 
 /// The protocol output, shared with the input thread (which answers `isready` during `play`).
@@ -268,7 +294,7 @@ struct Args {
     library: PathBuf,
     directions: Directions,
     name: Option<String>,
-    /// Load GSL and the library, then exit 0 (`arena check`'s load test).
+    /// Load GSL and the library, then exit 0: a load test by hand.
     check: bool,
 }
 
@@ -343,153 +369,202 @@ fn seed32(seed: u64) -> c_uint {
     (seed ^ (seed >> 32)) as c_uint
 }
 
+/// Runs the protocol until `quit` or the end of the input: a short sequence of named steps,
+/// the input read by its own thread ([`spawn_input`]), each command handled by [`Session`].
 fn run(args: &Args, input: File, out: Out, gsl: &Gsl, player: &Player) {
     let playing = Arc::new(AtomicBool::new(false));
-    let (lines_tx, lines) = mpsc::channel::<String>();
-    {
-        let out = out.clone();
-        let playing = Arc::clone(&playing);
-        std::thread::spawn(move || {
-            for line in BufReader::new(input).lines() {
-                let Ok(line) = line else { break };
-                if playing.load(Ordering::SeqCst) {
-                    // `play` cannot be told to stop: `isready` is answered here, `stop` is
-                    // ignored (arena's clock applies from outside), `quit` ends the process.
-                    match line.split_whitespace().next() {
-                        Some("isready") => {
-                            out.send(&Reply::ReadyOk);
-                            continue;
-                        }
-                        Some("stop") => continue,
-                        // SAFETY: ends the process while the player runs; nothing to keep.
-                        Some("quit") => unsafe { libc::_exit(0) },
-                        _ => {}
-                    }
-                }
-                if lines_tx.send(line).is_err() {
-                    return;
-                }
-            }
-            let _ = lines_tx.send("quit".to_owned());
-        });
-    }
-
-    let name = args.name.clone().unwrap_or_else(|| {
-        args.library
-            .file_stem()
-            .map_or("player".into(), |s| s.to_string_lossy().into_owned())
-    });
-    let mut seed = 0u64;
-    let mut position: Option<(String, Vec<String>)> = None;
-    let mut game: Option<Game> = None;
-    let mut named = false;
-    let finalize = |game: &mut Option<Game>| {
-        if game.take().is_some() {
-            // SAFETY: the player was initialised and not yet finalised.
-            unsafe { (player.finalize)() };
-        }
+    let lines = spawn_input(input, out.clone(), Arc::clone(&playing));
+    let mut session = Session {
+        args,
+        out,
+        gsl,
+        player,
+        playing,
+        name: args.name.clone().unwrap_or_else(|| {
+            args.library
+                .file_stem()
+                .map_or("player".into(), |s| s.to_string_lossy().into_owned())
+        }),
+        seed: 0,
+        position: None,
+        game: None,
+        named: false,
     };
-
     for line in lines {
-        let command = match Command::parse(&line) {
-            Ok(command) => command,
-            Err(e) => {
-                out.info(&e.to_string());
-                continue;
-            }
-        };
-        match command {
-            Command::Ugi => {
-                out.send(&Reply::Id {
-                    field: "name".into(),
-                    value: name.clone(),
-                });
-                out.send(&Reply::Id {
-                    field: "author".into(),
-                    value: format!("player library {}", args.library.display()),
-                });
-                out.send(&Reply::Option(OptionDecl {
-                    name: protocol::VARIANT_OPTION.into(),
-                    kind: "combo".into(),
-                    default: Some(GameKind::Amazons.name().into()),
-                    vars: vec![GameKind::Amazons.name().into()],
-                    ..OptionDecl::default()
-                }));
-                out.send(&Reply::Option(OptionDecl {
-                    name: protocol::SEED_OPTION.into(),
-                    kind: "spin".into(),
-                    default: Some("0".into()),
-                    min: Some(0),
-                    max: Some(i64::MAX),
-                    ..OptionDecl::default()
-                }));
-                out.send(&Reply::UgiOk);
-            }
-            Command::SetOption { name, value } => {
-                if name.eq_ignore_ascii_case(protocol::SEED_OPTION) {
-                    match value.parse() {
-                        Ok(v) => seed = v,
-                        Err(_) => out.info(&format!("seed `{value}` is not a number")),
-                    }
-                } else if name.eq_ignore_ascii_case(protocol::VARIANT_OPTION) {
-                    if value != GameKind::Amazons.name() {
-                        out.info(&format!("a player library plays amazons only, not {value}"));
-                    }
-                } else {
-                    out.info(&format!("unknown option `{name}`"));
+        match Command::parse(&line) {
+            Ok(command) => {
+                if !session.handle(command) {
+                    break;
                 }
             }
-            Command::NewGame => {
-                finalize(&mut game);
-                position = None;
+            Err(e) => session.out.info(&e.to_string()),
+        }
+    }
+}
+
+/// Reads the protocol input on its own thread and passes lines on; while the player is in
+/// `play` (`playing`), it answers `isready` itself, ignores `stop` (arena's clock applies from
+/// outside) and ends the process on `quit`. The end of the input becomes `quit`.
+fn spawn_input(input: File, out: Out, playing: Arc<AtomicBool>) -> mpsc::Receiver<String> {
+    let (lines_tx, lines) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(input).lines() {
+            let Ok(line) = line else { break };
+            if playing.load(Ordering::SeqCst) {
+                match line.split_whitespace().next() {
+                    Some("isready") => {
+                        out.send(&Reply::ReadyOk);
+                        continue;
+                    }
+                    Some("stop") => continue,
+                    // SAFETY: ends the process while the player runs; nothing to keep.
+                    Some("quit") => unsafe { libc::_exit(0) },
+                    _ => {}
+                }
             }
-            Command::Position { fen, moves } => position = Some((fen, moves)),
+            if lines_tx.send(line).is_err() {
+                return;
+            }
+        }
+        let _ = lines_tx.send("quit".to_owned());
+    });
+    lines
+}
+
+/// The protocol state of one adapter process.
+struct Session<'a> {
+    args: &'a Args,
+    out: Out,
+    gsl: &'a Gsl,
+    player: &'a Player,
+    /// Set while the player is in `play`, for the input thread.
+    playing: Arc<AtomicBool>,
+    /// The `id name` sent.
+    name: String,
+    /// The `Seed` option, given to `srand` before each `initialize`.
+    seed: u64,
+    /// The last `position`: start text and moves.
+    position: Option<(String, Vec<String>)>,
+    /// The game the player is in, if initialised.
+    game: Option<Game>,
+    /// Whether the library's own name was logged.
+    named: bool,
+}
+
+impl Session<'_> {
+    /// Handles one command; `false` once the session ends (`quit`).
+    fn handle(&mut self, command: Command) -> bool {
+        match command {
+            Command::Ugi => self.identify(),
+            Command::SetOption { name, value } => self.set_option(&name, &value),
+            Command::NewGame => {
+                self.finalize();
+                self.position = None;
+            }
+            Command::Position { fen, moves } => self.position = Some((fen, moves)),
             Command::Go(_) => {
-                let best = match &position {
-                    Some((fen, moves)) => {
-                        playing.store(true, Ordering::SeqCst);
-                        let best = choose(
-                            player,
-                            gsl,
-                            args.directions,
-                            seed,
-                            &mut game,
-                            fen,
-                            moves,
-                            &out,
-                        );
-                        playing.store(false, Ordering::SeqCst);
-                        if !named && game.is_some() {
-                            named = true;
-                            // SAFETY: called only after `initialize`, as course servers do.
-                            let own = unsafe { (player.get_player_name)() };
-                            let own = if own.is_null() {
-                                "(NULL)".into()
-                            } else {
-                                // SAFETY: a non-null name is a C string owned by the player.
-                                unsafe { CStr::from_ptr(own) }
-                                    .to_string_lossy()
-                                    .into_owned()
-                            };
-                            out.info(&format!("the library calls itself `{own}`"));
-                        }
-                        best
-                    }
-                    None => {
-                        out.info("go without a position");
-                        None
-                    }
-                };
-                out.send(&Reply::BestMove(
+                let best = self.best_move();
+                self.out.send(&Reply::BestMove(
                     best.map_or(BestMove::Resign, BestMove::Move),
                 ));
             }
-            Command::IsReady => out.send(&Reply::ReadyOk),
+            Command::IsReady => self.out.send(&Reply::ReadyOk),
             Command::Quit => {
-                finalize(&mut game);
-                break;
+                self.finalize();
+                return false;
             }
             Command::Stop | Command::Unknown(_) => {}
+        }
+        true
+    }
+
+    /// The answer to `ugi`: names, `UGI_Variant` (amazons only), `Seed`, `ugiok`.
+    fn identify(&self) {
+        let out = &self.out;
+        out.send(&Reply::Id {
+            field: "name".into(),
+            value: self.name.clone(),
+        });
+        out.send(&Reply::Id {
+            field: "author".into(),
+            value: format!("player library {}", self.args.library.display()),
+        });
+        out.send(&Reply::Option(OptionDecl {
+            name: protocol::VARIANT_OPTION.into(),
+            kind: "combo".into(),
+            default: Some(GameKind::Amazons.name().into()),
+            vars: vec![GameKind::Amazons.name().into()],
+            ..OptionDecl::default()
+        }));
+        out.send(&Reply::Option(OptionDecl {
+            name: protocol::SEED_OPTION.into(),
+            kind: "spin".into(),
+            default: Some("0".into()),
+            min: Some(0),
+            max: Some(i64::MAX),
+            ..OptionDecl::default()
+        }));
+        out.send(&Reply::UgiOk);
+    }
+
+    /// `Seed` is kept for `srand`; `UGI_Variant` must be amazons; others are reported.
+    fn set_option(&mut self, name: &str, value: &str) {
+        if name.eq_ignore_ascii_case(protocol::SEED_OPTION) {
+            match value.parse() {
+                Ok(v) => self.seed = v,
+                Err(_) => self.out.info(&format!("seed `{value}` is not a number")),
+            }
+        } else if name.eq_ignore_ascii_case(protocol::VARIANT_OPTION) {
+            if value != GameKind::Amazons.name() {
+                self.out
+                    .info(&format!("a player library plays amazons only, not {value}"));
+            }
+        } else {
+            self.out.info(&format!("unknown option `{name}`"));
+        }
+    }
+
+    /// The player's move in the last position ([`choose`]), and after its first `initialize`
+    /// the name the library gives itself (logged only).
+    fn best_move(&mut self) -> Option<String> {
+        let Some((fen, moves)) = &self.position else {
+            self.out.info("go without a position");
+            return None;
+        };
+        self.playing.store(true, Ordering::SeqCst);
+        let best = choose(
+            self.player,
+            self.gsl,
+            self.args.directions,
+            self.seed,
+            &mut self.game,
+            fen,
+            moves,
+            &self.out,
+        );
+        self.playing.store(false, Ordering::SeqCst);
+        if !self.named && self.game.is_some() {
+            self.named = true;
+            // SAFETY: called only after `initialize`, as course servers do.
+            let own = unsafe { (self.player.get_player_name)() };
+            let own = if own.is_null() {
+                "(NULL)".into()
+            } else {
+                // SAFETY: a non-null name is a C string owned by the player.
+                unsafe { CStr::from_ptr(own) }
+                    .to_string_lossy()
+                    .into_owned()
+            };
+            self.out.info(&format!("the library calls itself `{own}`"));
+        }
+        best
+    }
+
+    /// Ends the player's game, if it is in one.
+    fn finalize(&mut self) {
+        if self.game.take().is_some() {
+            // SAFETY: the player was initialised and not yet finalised.
+            unsafe { (self.player.finalize)() };
         }
     }
 }
