@@ -361,3 +361,58 @@ fn run_refuses_bad_configs_before_starting_anything() {
         assert!(!dir.path("out").exists(), "nothing started for {message}");
     }
 }
+
+/// Runs `arena ARGS` with its stdout a pipe whose reader is already gone, as under
+/// `arena … | true` once `true` has exited: every write to it fails with EPIPE.
+fn with_closed_stdout(args: &[&str]) -> std::process::Output {
+    let (reader, writer) = nix::unistd::pipe().expect("pipe");
+    drop(reader);
+    std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .stdout(std::process::Stdio::from(writer))
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("arena runs")
+}
+
+/// Audit item 15: a closed stdout ends every command quietly, as by SIGPIPE, instead of
+/// panicking with "failed printing to stdout: Broken pipe" (exit 101).
+#[test]
+fn a_closed_stdout_is_a_quiet_end() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = Dir::new();
+    let pgn = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/examples/cutechess.pgn");
+    let out = dir.path("rated").display().to_string();
+    let cases: [&[&str]; 4] = [
+        &["ratings", pgn, "--output", &out],
+        &["sprt", "--elo0", "0", "--elo1", "2", "--wdl", "10,10,10"],
+        &["show", "--board", "{game: awale, pits: 6}"],
+        &[
+            "openings",
+            "--board",
+            "{game: awale, pits: 6}",
+            "--plies",
+            "2",
+            "--count",
+            "3",
+            "--seed",
+            "1",
+        ],
+    ];
+    for args in cases {
+        let output = with_closed_stdout(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            output.status.signal(),
+            Some(nix::sys::signal::Signal::SIGPIPE as i32),
+            "{args:?}: {:?} {stderr}",
+            output.status
+        );
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "{args:?}: {stderr}"
+        );
+    }
+    // The files were written before the summary that found stdout closed.
+    assert!(dir.path("rated/ratings.csv").is_file());
+}
