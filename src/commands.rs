@@ -495,15 +495,8 @@ pub fn sprt(args: &crate::cli::SprtArgs) -> ExitCode {
     use crate::sprt::{Counts, Model, SprtSpec};
     finish((|| {
         let bad = |m: String| Stop::new(BAD_CONFIG, m);
-        let counts = |flag: &str, text: &str, n: usize| -> Result<Vec<u64>, Stop> {
-            let values: Result<Vec<u64>, _> =
-                text.split(',').map(|v| v.trim().parse::<u64>()).collect();
-            match values {
-                Ok(v) if v.len() == n => Ok(v),
-                _ => Err(bad(format!(
-                    "--{flag}: expected {n} comma-separated counts, got `{text}`"
-                ))),
-            }
+        let counts = |flag: &str, text: &str, n: usize| {
+            crate::sprt::parse_counts(flag, text, n).map_err(bad)
         };
         let model: Model = args
             .model
@@ -545,6 +538,9 @@ pub fn sprt(args: &crate::cli::SprtArgs) -> ExitCode {
         }
         if let Some(w) = &wdl {
             c.wdl.copy_from_slice(w);
+        }
+        if let Some(why) = crate::sprt::undefined_draw_elo(model, c.wdl) {
+            return Err(bad(format!("--model bayesian: {why}")));
         }
         let llr = spec.llr(&c);
         let (lower, upper) = spec.bounds();
