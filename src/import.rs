@@ -363,6 +363,22 @@ fn sniff_delimiter(text: &str) -> u8 {
 
 type Located<T> = Result<T, (Option<u64>, String)>;
 
+/// Refuses a last row holding an unmatched `"`: the csv reader takes everything after an
+/// unclosed quote, to the end of the file, as one field, so the rows after it would vanish
+/// into it (or, on the last line, the quote would pass unnoticed). A closed quoted field has
+/// an even number of `"` (`""` escapes one), so an odd count from the row's start is the sign.
+fn unclosed_quote(text: &str, row: &csv::StringRecord) -> Result<(), String> {
+    let start = row.position().map_or(0, |p| p.byte() as usize);
+    let rest = text.get(start..).unwrap_or_default();
+    if rest.bytes().filter(|&b| b == b'"').count() % 2 == 1 {
+        return Err(
+            "a `\"` on this row is never closed (everything after it, to the end of the file, would be one field)"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 /// Rows of a CSV: the rated ones, the count of unfinished ones and the count of all rows.
 fn csv_games(text: &str, notes: &mut Vec<String>) -> Located<(Vec<Raw>, usize, usize)> {
     let mut reader = csv::ReaderBuilder::new()
@@ -388,6 +404,9 @@ fn csv_games(text: &str, notes: &mut Vec<String>) -> Located<(Vec<Raw>, usize, u
             }
         };
         let line = row.position().map_or(0, csv::Position::line);
+        if last {
+            unclosed_quote(text, &row).map_err(|m| (Some(line), m))?;
+        }
         if row.iter().all(str::is_empty) {
             continue;
         }
@@ -1014,6 +1033,10 @@ pub fn run_context(dir: &Path) -> Option<RunContext> {
     })
 }
 
+/// The largest |ELO| of `--anchor`: far beyond any rating list, small enough that every
+/// rating and interval written from it stays finite.
+pub const MAX_ANCHOR: f64 = 1e6;
+
 /// Parses `--anchor NAME=ELO` (`NAME` alone means 0).
 ///
 /// # Errors
@@ -1024,9 +1047,9 @@ pub fn parse_anchor(text: &str) -> Result<(String, f64), String> {
         .trim()
         .parse()
         .map_err(|_| format!("--anchor {text}: expected NAME=ELO, ELO a number"))?;
-    if !elo.is_finite() {
+    if !elo.is_finite() || elo.abs() > MAX_ANCHOR {
         return Err(format!(
-            "--anchor {text}: the rating must be a finite number"
+            "--anchor {text}: the rating must be a finite number within ±{MAX_ANCHOR}"
         ));
     }
     if name.trim().is_empty() {

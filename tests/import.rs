@@ -436,6 +436,27 @@ fn bad_input_is_a_located_error_and_writes_nothing() {
             vec!["--anchor", "a=inf"],
             "--anchor a=inf: the rating must be a finite number".into(),
         ),
+        // Audit item 6: a finite anchor so large that the ratings would be `inf`.
+        (
+            "huge.csv",
+            format!("{csv_head}a,b,1-0\n"),
+            vec!["--anchor", "a=1e308"],
+            "--anchor a=1e308: the rating must be a finite number within ±1000000".into(),
+        ),
+        // Audit item 11: an unclosed quote swallows the rows after it (was "empty result"),
+        // or on the last row passed unnoticed.
+        (
+            "quote.csv",
+            format!("{csv_head}a,b,1-0\n\"c,d,0-1\ne,f,1-0\n"),
+            vec![],
+            "quote.csv:3: a `\"` on this row is never closed".into(),
+        ),
+        (
+            "last-quote.csv",
+            format!("{csv_head}a,b,1-0\nc,d,\"0-1\n"),
+            vec![],
+            "last-quote.csv:3: a `\"` on this row is never closed".into(),
+        ),
         (
             "who.csv",
             format!("{csv_head}a,b,1-0\n"),
