@@ -289,6 +289,7 @@ pub fn report(args: &ReportArgs) -> ExitCode {
         if let Some(note) = dropped {
             eprintln!("note: {}: {note}", games_path.display());
         }
+        check_results(&games_path, &records)?;
         let config = report::html::inputs::config(&args.dir)
             .map_err(|e| Stop::new(BAD_CONFIG, e.to_string()))?;
         let config = config.as_ref();
@@ -324,6 +325,23 @@ pub fn report(args: &ReportArgs) -> ExitCode {
         );
         Ok(DONE)
     })())
+}
+
+/// Refuses a games.csv row whose result a run never writes (`2-0`), naming file and line,
+/// as `arena merge` does: such a game would silently drop out of the tables.
+fn check_results(path: &Path, records: &[GameRecord]) -> Result<(), Stop> {
+    use crate::tournament::merge::rows;
+    let lines = rows::row_lines(path).map_err(|e| Stop::new(BAD_CONFIG, e))?;
+    for (k, r) in records.iter().enumerate() {
+        rows::check_result(r).map_err(|e| {
+            let line = lines.get(k).copied().unwrap_or_default();
+            Stop::new(
+                BAD_CONFIG,
+                format!("{}:{line}: game {}: {e}", path.display(), r.game_id),
+            )
+        })?;
+    }
+    Ok(())
 }
 
 /// `arena ratings`: imports games (see [`crate::import`]), rates them as `run` does and writes
