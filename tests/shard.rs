@@ -424,7 +424,8 @@ fn merge_checks_every_row_and_accepts_game_neutral_differences() {
     } else {
         "1-0"
     };
-    let cases: [(usize, &dyn Fn(&mut arena::record::GameRecord), String); 3] = [
+    type Edit<'a> = &'a dyn Fn(&mut arena::record::GameRecord);
+    let cases: [(usize, Edit<'_>, String); 3] = [
         (
             1,
             &|g| g.result = "2-0".into(),
