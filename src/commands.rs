@@ -381,7 +381,11 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
         let context = import::run_context(&dir).unwrap_or_default();
         let mut games = imported.games;
         games.sort_by_key(|g| g.record.game_id);
-        let records: Vec<GameRecord> = games.iter().map(|g| g.record.clone()).collect();
+        // Records moved out, not copied (a 500,000-game file): the rest is for results.pgn.
+        let (records, pgn_tags): (Vec<GameRecord>, Vec<(Option<String>, String, bool)>) = games
+            .into_iter()
+            .map(|g| (g.record, (g.event, g.round_text, g.termination_known)))
+            .unzip();
         // The config's anchor needs no check: like `run`, the fit ignores one that never played.
         if let Some((name, _)) = &cli_anchor {
             if !records
@@ -412,19 +416,20 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
                 .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .unwrap_or_else(|| "arena".to_owned())
         });
-        let pgn: Vec<files::PgnGame<'_>> = games
+        let pgn: Vec<files::PgnGame<'_>> = records
             .iter()
-            .map(|g| files::PgnGame {
-                record: &g.record,
-                event: g.event.as_deref().unwrap_or(&default_event),
-                round: &g.round_text,
-                termination: g.termination_known,
+            .zip(&pgn_tags)
+            .map(|(record, (event, round, termination))| files::PgnGame {
+                record,
+                event: event.as_deref().unwrap_or(&default_event),
+                round,
+                termination: *termination,
             })
             .collect();
         files::write_tables(&output, &table, level)
             .and_then(|()| files::write_pgn(&output.join(files::PGN), &pgn))
             .map_err(|e| Stop::new(FAILED, e.to_string()))?;
-        let terminations = games.iter().all(|g| g.termination_known);
+        let terminations = pgn_tags.iter().all(|(_, _, known)| *known);
         print!(
             "{}",
             summary::render_with(&table, &records, level, terminations)

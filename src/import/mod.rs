@@ -129,7 +129,11 @@ pub fn read(path: &Path, mode: PairMode) -> Result<Import, ImportError> {
     })?;
     let text = String::from_utf8_lossy(&bytes);
     let format = detect(path, &text);
-    parse(&text, &file, format, mode)
+    let (raws, notes) = rows(&text, &file, format)?;
+    // The rows own what they need: the file's text goes before ids and pairs are built.
+    drop(text);
+    drop(bytes);
+    finish(raws, notes, &file, format, mode)
 }
 
 /// The format of a file: by extension, else by content.
@@ -161,6 +165,17 @@ pub fn parse(
     format: InputFormat,
     mode: PairMode,
 ) -> Result<Import, ImportError> {
+    let (raws, notes) = rows(text, file, format)?;
+    finish(raws, notes, file, format, mode)
+}
+
+/// The first half of [`parse`]: the rated rows of the text, with notes; refuses a file with
+/// nothing to rate.
+fn rows(
+    text: &str,
+    file: &str,
+    format: InputFormat,
+) -> Result<(Vec<Raw>, Vec<String>), ImportError> {
     let err = |line: Option<u64>, message: String| ImportError {
         file: file.to_owned(),
         line,
@@ -171,7 +186,7 @@ pub fn parse(
         return Err(err(None, "nothing to rate: the file is empty".into()));
     }
     let mut notes = Vec::new();
-    let (mut raws, unfinished, total) = match format {
+    let (raws, unfinished, total) = match format {
         InputFormat::Csv => csv::csv_games(text, &mut notes).map_err(|(l, m)| err(l, m))?,
         InputFormat::Pgn => pgn::pgn_games(text).map_err(|(l, m)| err(Some(l), m))?,
     };
@@ -195,6 +210,18 @@ pub fn parse(
             },
         ));
     }
+    Ok((raws, notes))
+}
+
+/// The second half of [`parse`]: what the rows' columns or tags mean here, their ids and
+/// game pairs.
+fn finish(
+    mut raws: Vec<Raw>,
+    mut notes: Vec<String>,
+    file: &str,
+    format: InputFormat,
+    mode: PairMode,
+) -> Result<Import, ImportError> {
     match format {
         InputFormat::Csv => csv::numeric_game_column_is_an_id(&mut raws, &mut notes),
         InputFormat::Pgn => pgn::sites_that_are_boards(&mut raws, &mut notes),

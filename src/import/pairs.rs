@@ -74,7 +74,8 @@ pub enum Pairing {
 }
 
 /// Assigns game ids: the file's when every game has a numeric one (duplicates are an error),
-/// else the position in the file.
+/// else the position in the file. The players, board, game and event move into the record:
+/// the row keeps only what pairing needs besides them (position, round, `pair` key).
 pub(super) fn assign_ids(
     raws: Vec<Raw>,
     file: &str,
@@ -99,7 +100,7 @@ pub(super) fn assign_ids(
     Ok(raws
         .into_iter()
         .enumerate()
-        .map(|(i, raw)| {
+        .map(|(i, mut raw)| {
             let game_id = numeric.as_ref().map_or(raw.position as u64, |ids| ids[i]);
             let round: u32 = raw
                 .round
@@ -118,11 +119,11 @@ pub(super) fn assign_ids(
                 record: GameRecord {
                     game_id,
                     round,
-                    board: raw.board.clone(),
-                    game: raw.game.clone(),
+                    board: std::mem::take(&mut raw.board),
+                    game: std::mem::take(&mut raw.game),
                     pair: 0,
-                    first: raw.first.clone(),
-                    second: raw.second.clone(),
+                    first: std::mem::take(&mut raw.first),
+                    second: std::mem::take(&mut raw.second),
                     result: raw.result.to_owned(),
                     termination: raw.termination.unwrap_or(Termination::Normal),
                     plies: 0,
@@ -135,7 +136,7 @@ pub(super) fn assign_ids(
                     moves: String::new(),
                     detail: String::new(),
                 },
-                event: raw.event.clone(),
+                event: raw.event.take(),
                 round_text,
                 termination_known: raw.termination.is_some(),
             };
@@ -144,18 +145,22 @@ pub(super) fn assign_ids(
         .collect())
 }
 
+/// A row as pairing sees it: where it was in the file (its round and `pair` key) and its
+/// game.
+type Row<'a> = (&'a Raw, &'a GameRecord);
+
 /// Whether two games have the same board and swapped players.
-fn swapped(a: &Raw, b: &Raw) -> bool {
+fn swapped(a: &GameRecord, b: &GameRecord) -> bool {
     a.first == b.second && a.second == b.first && a.board == b.board && a.game == b.game
 }
 
 /// Pairs (indices into `raws`) by consecutive file positions 2k, 2k+1. The flag says whether
 /// every such pair with both games rated swaps players.
-fn consecutive_pairs(raws: &[&Raw]) -> (Vec<(usize, usize)>, bool) {
+fn consecutive_pairs(raws: &[Row<'_>]) -> (Vec<(usize, usize)>, bool) {
     let by_position: BTreeMap<usize, usize> = raws
         .iter()
         .enumerate()
-        .map(|(i, r)| (r.position, i))
+        .map(|(i, (r, _))| (r.position, i))
         .collect();
     let mut pairs = Vec::new();
     let mut consistent = true;
@@ -164,7 +169,7 @@ fn consecutive_pairs(raws: &[&Raw]) -> (Vec<(usize, usize)>, bool) {
             continue;
         }
         if let Some(&j) = by_position.get(&(position + 1)) {
-            if swapped(raws[i], raws[j]) {
+            if swapped(raws[i].1, raws[j].1) {
                 pairs.push((i, j));
             } else {
                 consistent = false;
@@ -176,11 +181,11 @@ fn consecutive_pairs(raws: &[&Raw]) -> (Vec<(usize, usize)>, bool) {
 
 /// Pairs by (round, board, players): groups of exactly two swapped games. The flag says
 /// whether every group fits (has a round, at most two games, swapped when two).
-fn round_pairs(raws: &[&Raw]) -> (Vec<(usize, usize)>, bool) {
+fn round_pairs(raws: &[Row<'_>]) -> (Vec<(usize, usize)>, bool) {
     let mut groups: BTreeMap<(&str, &str, &str, &str, &str), Vec<usize>> = BTreeMap::new();
     let mut consistent = true;
-    for (i, r) in raws.iter().enumerate() {
-        let Some(round) = r.round.as_deref() else {
+    for (i, (raw, r)) in raws.iter().enumerate() {
+        let Some(round) = raw.round.as_deref() else {
             consistent = false;
             continue;
         };
@@ -197,7 +202,7 @@ fn round_pairs(raws: &[&Raw]) -> (Vec<(usize, usize)>, bool) {
     let mut pairs = Vec::new();
     for members in groups.values() {
         match members[..] {
-            [i, j] if swapped(raws[i], raws[j]) => pairs.push((i, j)),
+            [i, j] if swapped(raws[i].1, raws[j].1) => pairs.push((i, j)),
             [_] => {}
             _ => consistent = false,
         }
@@ -212,8 +217,8 @@ pub(super) fn assign_pairs(
     mode: PairMode,
     notes: &mut Vec<String>,
 ) -> (Vec<Imported>, Pairing) {
-    let raws: Vec<&Raw> = games.iter().map(|(r, _)| r).collect();
-    let given = raws.iter().any(|r| r.pair.is_some());
+    let raws: Vec<Row<'_>> = games.iter().map(|(r, g)| (r, &g.record)).collect();
+    let given = raws.iter().any(|(r, _)| r.pair.is_some());
     let pairing = match mode {
         PairMode::Auto if given => Pairing::Given,
         PairMode::Auto => {
@@ -234,7 +239,7 @@ pub(super) fn assign_pairs(
     let mut cluster: Vec<Option<u64>> = vec![None; raws.len()];
     let how = match pairing {
         Pairing::Given => {
-            let keys: Vec<Option<&str>> = raws.iter().map(|r| r.pair.as_deref()).collect();
+            let keys: Vec<Option<&str>> = raws.iter().map(|(r, _)| r.pair.as_deref()).collect();
             let numeric: Option<Vec<u64>> = keys
                 .iter()
                 .flatten()

@@ -123,19 +123,19 @@ impl Lexer<'_> {
 /// Splits PGN text into games. A game ends at a result marker or where a new tag section
 /// starts: a tag after move text, or a tag name the current game already has (tag-only files
 /// without markers).
-fn pgn_split(text: &str) -> Result<Vec<PgnGame>, (u64, String)> {
+fn pgn_split(
+    text: &str,
+    mut each: impl FnMut(PgnGame) -> Result<(), (u64, String)>,
+) -> Result<(), (u64, String)> {
     let mut lx = Lexer {
         chars: text.chars().peekable(),
         line: 1,
         at_line_start: true,
     };
-    let mut games = Vec::new();
     let mut current = PgnGame::default();
     let mut finish = |current: &mut PgnGame| {
         let done = std::mem::take(current);
-        if !done.is_empty() {
-            games.push(done);
-        }
+        if done.is_empty() { Ok(()) } else { each(done) }
     };
     while let Some(&c) = lx.chars.peek() {
         let line = lx.line;
@@ -154,7 +154,7 @@ fn pgn_split(text: &str) -> Result<Vec<PgnGame>, (u64, String)> {
                 lx.next();
                 let (name, value) = lx.tag(line)?;
                 if current.has_moves || current.tag(&name).is_some() {
-                    finish(&mut current);
+                    finish(&mut current)?;
                     current.line = line;
                 }
                 current.tags.push((name, value, line));
@@ -193,94 +193,106 @@ fn pgn_split(text: &str) -> Result<Vec<PgnGame>, (u64, String)> {
                 }
                 if parse_score(&token).is_some() && token.contains(['-', '*']) {
                     current.marker = Some((token, line));
-                    finish(&mut current);
+                    finish(&mut current)?;
                 } else {
                     current.has_moves = true;
                 }
             }
         }
     }
-    finish(&mut current);
-    Ok(games)
+    finish(&mut current)
 }
 
 /// Games of a PGN file: the rated ones, the count of unfinished ones and the count of all.
+///
+/// Each game becomes its row as soon as the lexer has it, so only the rows are held, never
+/// the games' tags (a 500,000-game file held its tags in 600 MB).
 pub(super) fn pgn_games(text: &str) -> Result<(Vec<Raw>, usize, usize), (u64, String)> {
-    let games = pgn_split(text)?;
-    let total = games.len();
-    let (mut raws, mut unfinished) = (Vec::new(), 0);
-    for (position, g) in games.iter().enumerate() {
-        let at = g.line;
-        let tag_score = match g.tag("Result") {
-            Some((value, line)) => Some(parse_score(value).ok_or_else(|| {
-                (
-                    line,
-                    format!("unknown result `{value}` in the Result tag (expected 1-0, 0-1, 1/2-1/2 or *)"),
-                )
-            })?),
-            None => None,
-        };
-        let marker_score = g
-            .marker
-            .as_ref()
-            .map(|(m, l)| (parse_score(m).unwrap_or(Score::Unfinished), *l));
-        let score = match (tag_score, marker_score) {
-            (Some(t), Some((m, line))) if t != m => {
-                return Err((
-                    line,
-                    format!(
-                        "the game's Result tag says {} but its move text ends with {}",
-                        g.tag("Result").map_or("", |r| r.0),
-                        g.marker.as_ref().map_or("", |m| m.0.as_str())
-                    ),
-                ));
-            }
-            (Some(t), _) => t,
-            (None, Some((m, _))) => m,
-            (None, None) => {
-                return Err((
-                    at,
-                    "the game has no Result tag and no result at the end of its move text".into(),
-                ));
-            }
-        };
-        let player = |name: &str| {
-            g.tag(name)
-                .map(|(v, l)| (v.trim().to_owned(), l))
-                .ok_or_else(|| (at, format!("the game starting here has no {name} tag")))
-        };
-        let (first, line) = player("White")?;
-        let (second, _) = player("Black")?;
-        check_players(&first, &second).map_err(|m| (line, m))?;
-        let result = match score {
-            Score::Finished(r) => r,
-            Score::Unfinished => {
-                unfinished += 1;
-                continue;
-            }
-        };
-        let known = |name: &str| {
-            g.tag(name)
-                .map(|(v, _)| v.trim())
-                .filter(|v| !v.is_empty() && *v != "?")
-                .map(str::to_owned)
-        };
-        raws.push(Raw {
-            position,
-            line: at,
-            id: None,
-            round: known("Round"),
-            board: known("Site").unwrap_or_default(),
-            game: known("Variant").unwrap_or_default(),
-            pair: known("Pair"),
-            first,
-            second,
-            result,
-            termination: g.tag("Termination").and_then(|(t, _)| t.parse().ok()),
-            event: g.tag("Event").map(|(e, _)| e.to_owned()),
-        });
-    }
+    let (mut raws, mut unfinished, mut total) = (Vec::new(), 0, 0);
+    pgn_split(text, |g| {
+        match raw_of(total, &g)? {
+            Some(raw) => raws.push(raw),
+            None => unfinished += 1,
+        }
+        total += 1;
+        Ok(())
+    })?;
     Ok((raws, unfinished, total))
+}
+
+/// One game as a row; `None` for an unfinished one (`*`).
+///
+/// # Errors
+/// The line and message of a result, player or tag that is wrong.
+fn raw_of(position: usize, g: &PgnGame) -> Result<Option<Raw>, (u64, String)> {
+    let at = g.line;
+    let tag_score = match g.tag("Result") {
+        Some((value, line)) => Some(parse_score(value).ok_or_else(|| {
+            (
+                line,
+                format!(
+                    "unknown result `{value}` in the Result tag (expected 1-0, 0-1, 1/2-1/2 or *)"
+                ),
+            )
+        })?),
+        None => None,
+    };
+    let marker_score = g
+        .marker
+        .as_ref()
+        .map(|(m, l)| (parse_score(m).unwrap_or(Score::Unfinished), *l));
+    let score = match (tag_score, marker_score) {
+        (Some(t), Some((m, line))) if t != m => {
+            return Err((
+                line,
+                format!(
+                    "the game's Result tag says {} but its move text ends with {}",
+                    g.tag("Result").map_or("", |r| r.0),
+                    g.marker.as_ref().map_or("", |m| m.0.as_str())
+                ),
+            ));
+        }
+        (Some(t), _) => t,
+        (None, Some((m, _))) => m,
+        (None, None) => {
+            return Err((
+                at,
+                "the game has no Result tag and no result at the end of its move text".into(),
+            ));
+        }
+    };
+    let player = |name: &str| {
+        g.tag(name)
+            .map(|(v, l)| (v.trim().to_owned(), l))
+            .ok_or_else(|| (at, format!("the game starting here has no {name} tag")))
+    };
+    let (first, line) = player("White")?;
+    let (second, _) = player("Black")?;
+    check_players(&first, &second).map_err(|m| (line, m))?;
+    let result = match score {
+        Score::Finished(r) => r,
+        Score::Unfinished => return Ok(None),
+    };
+    let known = |name: &str| {
+        g.tag(name)
+            .map(|(v, _)| v.trim())
+            .filter(|v| !v.is_empty() && *v != "?")
+            .map(str::to_owned)
+    };
+    Ok(Some(Raw {
+        position,
+        line: at,
+        id: None,
+        round: known("Round"),
+        board: known("Site").unwrap_or_default(),
+        game: known("Variant").unwrap_or_default(),
+        pair: known("Pair"),
+        first,
+        second,
+        result,
+        termination: g.tag("Termination").and_then(|(t, _)| t.parse().ok()),
+        event: g.tag("Event").map(|(e, _)| e.to_owned()),
+    }))
 }
 
 /// PGN `Site` is a board (arena writes the board there) only when every site is shared by at
