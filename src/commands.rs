@@ -382,7 +382,7 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
         let mut games = imported.games;
         games.sort_by_key(|g| g.record.game_id);
         // Records moved out, not copied (a 500,000-game file): the rest is for results.pgn.
-        let (records, pgn_tags): (Vec<GameRecord>, Vec<(Option<String>, String, bool)>) = games
+        let (records, pgn_tags): (Vec<GameRecord>, Vec<_>) = games
             .into_iter()
             .map(|g| (g.record, (g.event, g.round_text, g.termination_known)))
             .unzip();
