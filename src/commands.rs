@@ -382,10 +382,11 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
         let mut games = imported.games;
         games.sort_by_key(|g| g.record.game_id);
         // Records moved out, not copied (a 500,000-game file): the rest is for results.pgn.
-        let (records, pgn_tags): (Vec<GameRecord>, Vec<_>) = games
-            .into_iter()
-            .map(|g| (g.record, (g.event, g.round_text, g.termination_known)))
-            .unzip();
+        let mut pgn_tags = Vec::with_capacity(games.len());
+        let records = import::map_shrinking(games, |g| {
+            pgn_tags.push((g.event, g.round_text, g.termination_known));
+            g.record
+        });
         // The config's anchor needs no check: like `run`, the fit ignores one that never played.
         if let Some((name, _)) = &cli_anchor {
             if !records

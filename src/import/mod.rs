@@ -114,6 +114,23 @@ struct Raw {
     event: Option<String>,
 }
 
+/// Maps `items` front to back into a new vector, giving the input's memory back as the
+/// output grows: `into_iter().map().collect()` holds both whole vectors until the end, which
+/// for 500,000 rows is the input's size again. Order and results are the same.
+pub(crate) fn map_shrinking<T, U>(mut items: Vec<T>, mut f: impl FnMut(T) -> U) -> Vec<U> {
+    /// Items taken between two releases of the input's unused memory.
+    const STEP: usize = 1 << 16;
+    items.reverse();
+    let mut out = Vec::with_capacity(items.len());
+    while let Some(item) = items.pop() {
+        out.push(f(item));
+        if items.capacity() - items.len() >= STEP {
+            items.shrink_to_fit();
+        }
+    }
+    out
+}
+
 /// Reads `path`, detecting the format from the extension (`.pgn`, `.csv`, `.tsv`) or else the
 /// content (a first `[` means PGN), and assigns game pairs by `mode`.
 ///

@@ -8,7 +8,15 @@ use std::str::FromStr;
 
 use crate::record::{GameRecord, Termination};
 
-use super::{ImportError, Imported, InputFormat, Raw, plural};
+use super::{ImportError, Imported, InputFormat, Raw, map_shrinking, plural};
+
+/// What pairing needs of a row besides its game: its place in the file, its round and its
+/// `pair` column or tag.
+pub(super) struct Key {
+    position: usize,
+    round: Option<String>,
+    pair: Option<String>,
+}
 
 /// How games are grouped into game pairs (the clusters of the rating intervals).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,7 +88,7 @@ pub(super) fn assign_ids(
     raws: Vec<Raw>,
     file: &str,
     format: InputFormat,
-) -> Result<Vec<(Raw, Imported)>, ImportError> {
+) -> Result<Vec<(Key, Imported)>, ImportError> {
     let numeric: Option<Vec<u64>> = raws
         .iter()
         .map(|r| r.id.as_deref().and_then(|i| i.parse().ok()))
@@ -97,57 +105,60 @@ pub(super) fn assign_ids(
             }
         }
     }
-    Ok(raws
-        .into_iter()
-        .enumerate()
-        .map(|(i, mut raw)| {
-            let game_id = numeric.as_ref().map_or(raw.position as u64, |ids| ids[i]);
-            let round: u32 = raw
-                .round
-                .as_deref()
-                .and_then(|r| r.split('.').next())
-                .and_then(|r| r.parse().ok())
-                .unwrap_or(0);
-            let round_text = match (format, &raw.round, &numeric) {
-                // CSV with numeric ids: arena's `round.game_id`.
-                (InputFormat::Csv, _, Some(_)) => format!("{round}.{game_id}"),
-                // Else the round as written.
-                (_, Some(r), _) => r.clone(),
-                (_, None, _) => "?".into(),
-            };
-            let imported = Imported {
-                record: GameRecord {
-                    game_id,
-                    round,
-                    board: std::mem::take(&mut raw.board),
-                    game: std::mem::take(&mut raw.game),
-                    pair: 0,
-                    first: std::mem::take(&mut raw.first),
-                    second: std::mem::take(&mut raw.second),
-                    result: raw.result.to_owned(),
-                    termination: raw.termination.unwrap_or(Termination::Normal),
-                    plies: 0,
-                    score_first: None,
-                    score_second: None,
-                    duration_ms: 0,
-                    first_time_ms: 0,
-                    second_time_ms: 0,
-                    start_fen: String::new(),
-                    moves: String::new(),
-                    detail: String::new(),
-                },
-                event: raw.event.take(),
-                round_text,
-                termination_known: raw.termination.is_some(),
-            };
-            (raw, imported)
-        })
-        .collect())
+    // One id a row when the file's are used, else none.
+    let mut ids = numeric.iter().flatten();
+    Ok(map_shrinking(raws, |mut raw| {
+        let game_id = ids.next().copied().unwrap_or(raw.position as u64);
+        let round: u32 = raw
+            .round
+            .as_deref()
+            .and_then(|r| r.split('.').next())
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(0);
+        let round_text = match (format, &raw.round, &numeric) {
+            // CSV with numeric ids: arena's `round.game_id`.
+            (InputFormat::Csv, _, Some(_)) => format!("{round}.{game_id}"),
+            // Else the round as written.
+            (_, Some(r), _) => r.clone(),
+            (_, None, _) => "?".into(),
+        };
+        let imported = Imported {
+            record: GameRecord {
+                game_id,
+                round,
+                board: std::mem::take(&mut raw.board),
+                game: std::mem::take(&mut raw.game),
+                pair: 0,
+                first: std::mem::take(&mut raw.first),
+                second: std::mem::take(&mut raw.second),
+                result: raw.result.to_owned(),
+                termination: raw.termination.unwrap_or(Termination::Normal),
+                plies: 0,
+                score_first: None,
+                score_second: None,
+                duration_ms: 0,
+                first_time_ms: 0,
+                second_time_ms: 0,
+                start_fen: String::new(),
+                moves: String::new(),
+                detail: String::new(),
+            },
+            event: raw.event.take(),
+            round_text,
+            termination_known: raw.termination.is_some(),
+        };
+        let key = Key {
+            position: raw.position,
+            round: raw.round,
+            pair: raw.pair,
+        };
+        (key, imported)
+    }))
 }
 
 /// A row as pairing sees it: where it was in the file (its round and `pair` key) and its
 /// game.
-type Row<'a> = (&'a Raw, &'a GameRecord);
+type Row<'a> = (&'a Key, &'a GameRecord);
 
 /// Whether two games have the same board and swapped players.
 fn swapped(a: &GameRecord, b: &GameRecord) -> bool {
@@ -213,7 +224,7 @@ fn round_pairs(raws: &[Row<'_>]) -> (Vec<(usize, usize)>, bool) {
 
 /// Sets every record's `pair` (cluster id) and says how.
 pub(super) fn assign_pairs(
-    games: Vec<(Raw, Imported)>,
+    games: Vec<(Key, Imported)>,
     mode: PairMode,
     notes: &mut Vec<String>,
 ) -> (Vec<Imported>, Pairing) {
@@ -285,18 +296,15 @@ pub(super) fn assign_pairs(
         *sizes.entry(*c).or_default() += 1;
     }
     let pairs = sizes.values().filter(|&&n| n == 2).count();
-    let games: Vec<Imported> = games
-        .into_iter()
-        .zip(cluster)
-        .map(|((_, mut imported), c)| {
-            imported.record.pair = c.unwrap_or_else(|| {
-                unpaired += 1;
-                next += 1;
-                next - 1
-            });
-            imported
-        })
-        .collect();
+    let mut cluster = cluster.into_iter();
+    let games: Vec<Imported> = map_shrinking(games, |(_, mut imported)| {
+        imported.record.pair = cluster.next().flatten().unwrap_or_else(|| {
+            unpaired += 1;
+            next += 1;
+            next - 1
+        });
+        imported
+    });
     let mut note = format!("game pairs: {how}");
     if pairing != Pairing::None {
         note.push_str(&format!("; {pairs} pair{}", plural(pairs)));
