@@ -124,8 +124,8 @@ impl SprtSpec {
     /// A checked spec.
     ///
     /// # Errors
-    /// A message naming the key: non-finite Elo, `elo0 ≥ elo1`, `alpha` or `beta` outside
-    /// (0, 0.5).
+    /// A message naming the key: non-finite Elo or beyond ±[`MAX_ELO`], `elo0 ≥ elo1`,
+    /// `alpha` or `beta` outside (0, 0.5).
     pub fn new(
         elo0: f64,
         elo1: f64,
