@@ -6,8 +6,8 @@
 //! Reads only: writes no file and knows no game's rules (moves are never read). The rating maths
 //! lives in [`crate::rating`] and [`crate::standings`]; arena's own `games.csv` reader for
 //! resuming a run stays in [`crate::report::files`]. One concern a file: this one holds the
-//! types and the entry points; [`csv`] and [`pgn`] read the two formats into rows, [`pairs`]
-//! gives them ids and game pairs, [`run`] reads what the run beside the file says.
+//! types and the entry points; `csv` and `pgn` read the two formats into rows, `pairs`
+//! gives them ids and game pairs, `run` reads what the run beside the file says.
 
 use std::path::Path;
 
