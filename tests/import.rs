@@ -627,6 +627,7 @@ fn pgn_of_pairs(pairs: usize) -> String {
 
 /// Rates `input` into `out` and returns the process's peak resident memory (kB), from
 /// `wait4`, so that no other process counts.
+#[allow(clippy::zombie_processes)] // reaped by wait4, which std's wait cannot replace
 fn peak_kb_of_ratings(input: &Path, out: &Path) -> i64 {
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
         .arg("ratings")
