@@ -13,7 +13,9 @@ pub struct Cli {
     pub command: Commands,
 }
 
-/// The subcommands.
+/// The subcommands. Each takes negative numbers as values (`--max-score -10`,
+/// `--elo0 -5`), so that a value out of range gets its range error rather than clap's
+/// "unexpected argument".
 #[derive(Debug, Subcommand)]
 pub enum Commands {
     /// Plays a tournament and writes games.csv, ratings.csv, pairs.csv and results.pgn.
@@ -22,10 +24,12 @@ pub enum Commands {
         Running again on the same output directory resumes: only missing games are played.\n\
         Exit codes: 0 done, 1 could not complete, 2 bad usage or config, 130 interrupted."
     )]
+    #[command(allow_negative_numbers = true)]
     Run(RunArgs),
     /// Validates a config, starts every engine once for the handshake, and prints who plays
     /// which board and how many games the run will have. Plays nothing.
     #[command(after_help = "Example:\n  arena check configs/round_robin.yaml")]
+    #[command(allow_negative_numbers = true)]
     Check(CheckArgs),
     /// Computes ratings.csv, pairs.csv and results.pgn from a games.csv, a minimal CSV or a PGN
     /// (arena's, cutechess-cli's, fastchess's).
@@ -33,12 +37,14 @@ pub enum Commands {
         after_help = "Examples:\n  arena ratings results/round_robin/games.csv --output rerated --anchor greedy=1500\n  \
         arena ratings cutechess.pgn --pairs consecutive --output cc"
     )]
+    #[command(allow_negative_numbers = true)]
     Ratings(RatingsArgs),
     /// Prints a board: a generated start position or a position text, after optional moves.
     #[command(
         after_help = "Examples:\n  arena show --board '{game: seven_colors, size: 12, layout: diagonal}' --seed 3\n  \
         arena show --game awale --fen '4,4,4,4,4,4/4,4,4,4,4,4 0,0 1 no_capture' --moves '3 4'"
     )]
+    #[command(allow_negative_numbers = true)]
     Show(ShowArgs),
     /// Plays a game against an engine at the terminal, then appends it to a games.csv.
     #[command(after_help = "Examples:\n  \
@@ -47,17 +53,20 @@ pub enum Commands {
         At the prompt: a move, `moves [PREFIX]`, `undo`, `board`, `fen`, `help`, `resign`, `quit`.\n\
         Exit codes: 0 done (also after `quit`), 1 the engine could not start, 2 bad usage, \
         130 interrupted.")]
+    #[command(allow_negative_numbers = true)]
     Play(PlayArgs),
     /// Steps through a recorded game of a games.csv, drawing the board after each ply.
     #[command(after_help = "Examples:\n  arena replay results/play/games.csv\n  \
         arena replay results/round_robin/games.csv --game 12 --all\n\n\
         At the prompt: Enter next ply, `b` back, a ply number to jump, `q` quit.")]
+    #[command(allow_negative_numbers = true)]
     Replay(ReplayArgs),
     /// Rebuilds report.html and results.xlsx of an output directory from its games.csv (and
     /// config.resolved.yaml, moves.csv, sprt.csv when present).
     #[command(
         after_help = "Examples:\n  arena report results/round_robin\n  arena report results/round_robin --games all"
     )]
+    #[command(allow_negative_numbers = true)]
     Report(ReportArgs),
     /// The SPRT calculator: the LLR, Wald's bounds and the decision for given results of A
     /// against B.
@@ -69,6 +78,7 @@ pub enum Commands {
         the pairs and the draws give the bayesian model's draw elo.\n\
         Exit codes: 0 done, 2 bad usage."
     )]
+    #[command(allow_negative_numbers = true)]
     Sprt(SprtArgs),
     /// Runs a conformance battery against an engine (or every engine of a config) before a
     /// tournament: handshake, isready, time limits, stop, positions of every board type,
@@ -79,6 +89,7 @@ pub enum Commands {
         arena check-engine --config class.yaml --all --output checks\n\n\
         Exit codes: 0 no check failed (warnings allowed), 1 a check failed, 2 bad usage."
     )]
+    #[command(allow_negative_numbers = true)]
     CheckEngine(CheckEngineArgs),
     /// Joins the output directories of a tournament's shards (`arena run --shard K/N`) into
     /// the files a single run writes, after checking they are one tournament with no game
@@ -88,6 +99,7 @@ pub enum Commands {
         Exit codes: 0 done, 1 shards of different configs, duplicated or missing games (the shards \
         to re-run are named), 2 bad usage."
     )]
+    #[command(allow_negative_numbers = true)]
     Merge(MergeArgs),
     /// Writes Slurm batch scripts that play a tournament as a job array (one task per shard)
     /// and merge the shards afterwards; with --submit, submits them.
@@ -97,6 +109,7 @@ pub enum Commands {
         to OUTPUT/merged. See docs/cluster.md.\n\
         Exit codes: 0 done, 1 sbatch failed, 2 bad usage or config."
     )]
+    #[command(allow_negative_numbers = true)]
     Slurm(SlurmArgs),
     /// Writes an opening suite: distinct positions reached by random plies from a board's
     /// start, optionally only those an engine of a config scores close to even.
@@ -106,6 +119,7 @@ pub enum Commands {
         --engine alphabeta --max-score 100 --movetime 50\n\n\
         Use the file in a config: boards: [{ game: awale, pits: 10, openings: { file: openings/awale10.txt } }].\n\
         Exit codes: 0 done, 1 could not complete (too few distinct positions, an engine failed), 2 bad usage.")]
+    #[command(allow_negative_numbers = true)]
     Openings(OpeningsArgs),
 }
 
@@ -211,10 +225,10 @@ pub struct SprtArgs {
     #[arg(long, default_value_t = 0.05)]
     pub beta: f64,
     /// Pentanomial counts `LL,LD,WL+DD,WD,WW` (A's game pairs scoring 0 … 2 points).
-    #[arg(long, value_name = "LL,LD,WL+DD,WD,WW")]
+    #[arg(long, value_name = "LL,LD,WL+DD,WD,WW", allow_hyphen_values = true)]
     pub penta: Option<String>,
     /// Trinomial counts `W,D,L` (A's wins, draws, losses).
-    #[arg(long, value_name = "W,D,L")]
+    #[arg(long, value_name = "W,D,L", allow_hyphen_values = true)]
     pub wdl: Option<String>,
 }
 

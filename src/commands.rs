@@ -509,6 +509,7 @@ pub fn report(args: &ReportArgs) -> ExitCode {
         if let Some(note) = dropped {
             eprintln!("note: {}: {note}", games_path.display());
         }
+        check_results(&games_path, &records)?;
         let config = report::html::inputs::config(&args.dir)
             .map_err(|e| Stop::new(BAD_CONFIG, e.to_string()))?;
         let config = config.as_ref();
@@ -544,6 +545,23 @@ pub fn report(args: &ReportArgs) -> ExitCode {
         );
         Ok(DONE)
     })())
+}
+
+/// Refuses a games.csv row whose result a run never writes (`2-0`), naming file and line,
+/// as `arena merge` does: such a game would silently drop out of the tables.
+fn check_results(path: &Path, records: &[GameRecord]) -> Result<(), Stop> {
+    use crate::tournament::merge::rows;
+    let lines = rows::row_lines(path).map_err(|e| Stop::new(BAD_CONFIG, e))?;
+    for (k, r) in records.iter().enumerate() {
+        rows::check_result(r).map_err(|e| {
+            let line = lines.get(k).copied().unwrap_or_default();
+            Stop::new(
+                BAD_CONFIG,
+                format!("{}:{line}: game {}: {e}", path.display(), r.game_id),
+            )
+        })?;
+    }
+    Ok(())
 }
 
 /// `arena ratings`: imports games (see [`crate::import`]), rates them as `run` does and writes
@@ -583,7 +601,12 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
         let context = import::run_context(&dir).unwrap_or_default();
         let mut games = imported.games;
         games.sort_by_key(|g| g.record.game_id);
-        let records: Vec<GameRecord> = games.iter().map(|g| g.record.clone()).collect();
+        // Records moved out, not copied (a 500,000-game file): the rest is for results.pgn.
+        let mut pgn_tags = Vec::with_capacity(games.len());
+        let records = import::map_shrinking(games, |g| {
+            pgn_tags.push((g.event, g.round_text, g.termination_known));
+            g.record
+        });
         // The config's anchor needs no check: like `run`, the fit ignores one that never played.
         if let Some((name, _)) = &cli_anchor {
             if !records
@@ -614,19 +637,20 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
                 .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .unwrap_or_else(|| "arena".to_owned())
         });
-        let pgn: Vec<files::PgnGame<'_>> = games
+        let pgn: Vec<files::PgnGame<'_>> = records
             .iter()
-            .map(|g| files::PgnGame {
-                record: &g.record,
-                event: g.event.as_deref().unwrap_or(&default_event),
-                round: &g.round_text,
-                termination: g.termination_known,
+            .zip(&pgn_tags)
+            .map(|(record, (event, round, termination))| files::PgnGame {
+                record,
+                event: event.as_deref().unwrap_or(&default_event),
+                round,
+                termination: *termination,
             })
             .collect();
         files::write_tables(&output, &table, level)
             .and_then(|()| files::write_pgn(&output.join(files::PGN), &pgn))
             .map_err(|e| Stop::new(FAILED, e.to_string()))?;
-        let terminations = games.iter().all(|g| g.termination_known);
+        let terminations = pgn_tags.iter().all(|(_, _, known)| *known);
         print!(
             "{}",
             summary::render_with(&table, &records, level, terminations)
@@ -715,15 +739,8 @@ pub fn sprt(args: &crate::cli::SprtArgs) -> ExitCode {
     use crate::sprt::{Counts, Model, SprtSpec};
     finish((|| {
         let bad = |m: String| Stop::new(BAD_CONFIG, m);
-        let counts = |flag: &str, text: &str, n: usize| -> Result<Vec<u64>, Stop> {
-            let values: Result<Vec<u64>, _> =
-                text.split(',').map(|v| v.trim().parse::<u64>()).collect();
-            match values {
-                Ok(v) if v.len() == n => Ok(v),
-                _ => Err(bad(format!(
-                    "--{flag}: expected {n} comma-separated counts, got `{text}`"
-                ))),
-            }
+        let counts = |flag: &str, text: &str, n: usize| {
+            crate::sprt::parse_counts(flag, text, n).map_err(bad)
         };
         let model: Model = args
             .model
@@ -765,6 +782,9 @@ pub fn sprt(args: &crate::cli::SprtArgs) -> ExitCode {
         }
         if let Some(w) = &wdl {
             c.wdl.copy_from_slice(w);
+        }
+        if let Some(why) = crate::sprt::undefined_draw_elo(model, c.wdl) {
+            return Err(bad(format!("--model bayesian: {why}")));
         }
         let llr = spec.llr(&c);
         let (lower, upper) = spec.bounds();

@@ -56,6 +56,14 @@ impl std::str::FromStr for Model {
     }
 }
 
+/// The largest |elo0| and |elo1|: far beyond any test (a 1000 Elo edge is a 99.7% score),
+/// and small enough that the models' powers of ten and the LLR stay finite.
+pub const MAX_ELO: f64 = 1000.0;
+
+/// The most game pairs (or games) a calculator's counts may add up to: far beyond any test,
+/// small enough that sums, game counts and the LLR's arithmetic never overflow.
+pub const MAX_SAMPLES: u64 = 1_000_000_000_000;
+
 /// The config's `sprt:` section, validated when read (a bad value is an error at its line).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "RawSpec")]
@@ -116,8 +124,8 @@ impl SprtSpec {
     /// A checked spec.
     ///
     /// # Errors
-    /// A message naming the key: non-finite Elo, `elo0 ≥ elo1`, `alpha` or `beta` outside
-    /// (0, 0.5).
+    /// A message naming the key: non-finite Elo or beyond ±[`MAX_ELO`], `elo0 ≥ elo1`,
+    /// `alpha` or `beta` outside (0, 0.5).
     pub fn new(
         elo0: f64,
         elo1: f64,
@@ -128,6 +136,13 @@ impl SprtSpec {
     ) -> Result<SprtSpec, String> {
         if !elo0.is_finite() || !elo1.is_finite() {
             return Err("sprt: elo0 and elo1 must be finite numbers".into());
+        }
+        for (key, value) in [("elo0", elo0), ("elo1", elo1)] {
+            if value.abs() > MAX_ELO {
+                return Err(format!(
+                    "sprt: {key} must be within ±{MAX_ELO} Elo, got {value:e}"
+                ));
+            }
         }
         if elo0 >= elo1 {
             return Err(format!("sprt: elo0 ({elo0}) must be below elo1 ({elo1})"));
@@ -229,6 +244,68 @@ impl Counts {
     pub fn games(&self) -> u64 {
         self.wdl.iter().sum()
     }
+}
+
+/// Reads the calculator's `--penta` or `--wdl` (`flag`): `n` comma-separated counts, whole
+/// numbers ≥ 0 adding up to at most [`MAX_SAMPLES`].
+///
+/// # Errors
+/// A message naming the flag and the value that is not a count, negative, or too large.
+pub fn parse_counts(flag: &str, text: &str, n: usize) -> Result<Vec<u64>, String> {
+    let values: Vec<&str> = text.split(',').map(str::trim).collect();
+    if values.len() != n {
+        return Err(format!(
+            "--{flag}: expected {n} comma-separated counts, got `{text}`"
+        ));
+    }
+    let mut counts = Vec::with_capacity(n);
+    for value in values {
+        let count = match value.parse::<u64>() {
+            Ok(c) => c,
+            Err(_) if value.starts_with('-') && value[1..].parse::<u64>().is_ok() => {
+                return Err(format!(
+                    "--{flag}: counts must be ≥ 0, got {value} in `{text}`"
+                ));
+            }
+            Err(_) if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
+                return Err(format!(
+                    "--{flag}: {value} is too large (the counts add up to at most {MAX_SAMPLES})"
+                ));
+            }
+            Err(_) => {
+                return Err(format!(
+                    "--{flag}: `{value}` is not a count (a whole number ≥ 0) in `{text}`"
+                ));
+            }
+        };
+        counts.push(count);
+    }
+    let total = counts.iter().try_fold(0u64, |sum, &c| sum.checked_add(c));
+    if total.is_none_or(|t| t > MAX_SAMPLES) {
+        return Err(format!(
+            "--{flag}: the counts add up to more than {MAX_SAMPLES} (`{text}`)"
+        ));
+    }
+    Ok(counts)
+}
+
+/// Why the bayesian model cannot judge `counts`: its draw Elo needs wins, draws and losses
+/// (fishtest's `proba_to_bayeselo`), without which its LLR would stay 0 ("continue")
+/// forever. `None` for other models, with no game yet, or when the draw Elo exists.
+pub fn undefined_draw_elo(model: Model, wdl: [u64; 3]) -> Option<String> {
+    if model != Model::Bayesian || wdl.iter().sum::<u64>() == 0 || draw_elo(wdl).is_some() {
+        return None;
+    }
+    let [w, d, l] = wdl;
+    let missing: Vec<&str> = [(w, "wins"), (d, "draws"), (l, "losses")]
+        .into_iter()
+        .filter(|(count, _)| *count == 0)
+        .map(|(_, what)| what)
+        .collect();
+    Some(format!(
+        "the draw Elo is undefined without wins, draws and losses (W,D,L = {w},{d},{l}: no {}), so the LLR would stay 0 forever; use --model normalized",
+        missing.join(", no ")
+    ))
 }
 
 /// `800/ln 10`: nElo per unit of normalized t-value (fishtest `nelo_divided_by_nt`).
@@ -634,6 +711,32 @@ mod tests {
         assert!(err.contains("alpha"), "{err}");
         let err = SprtSpec::new(0.0, 5.0, 0.05, 0.0, Model::Normalized, true).unwrap_err();
         assert!(err.contains("beta"), "{err}");
+    }
+
+    /// Within the bounds [`SprtSpec::new`] and [`parse_counts`] allow, the LLR is a number
+    /// for every model (audit item 6: ±1e308 gave NaN).
+    #[test]
+    fn the_llr_is_finite_within_the_allowed_ranges() {
+        let err = SprtSpec::new(-1e308, 1e308, 0.05, 0.05, Model::Logistic, true).unwrap_err();
+        assert!(err.contains("elo0 must be within ±1000"), "{err}");
+        let max = MAX_SAMPLES;
+        let samples: [&[u64]; 5] = [
+            &[max, 0, 0, 0, 0],
+            &[0, 0, 0, 0, max],
+            &[max / 5; 5],
+            &[1, 0, 0, 0, 0],
+            &[0, 0, max, 0, 0],
+        ];
+        for model in [Model::Normalized, Model::Logistic, Model::Bayesian] {
+            for (elo0, elo1) in [(-MAX_ELO, MAX_ELO), (MAX_ELO - 1.0, MAX_ELO), (0.0, 1e-9)] {
+                for s in samples {
+                    let llr = llr(model, elo0, elo1, s, [max / 3, max / 3, max / 3]);
+                    assert!(llr.is_finite(), "{model:?} [{elo0}, {elo1}] {s:?}: {llr}");
+                }
+            }
+        }
+        assert!(parse_counts("penta", "1000000000000,1,0,0,0", 5).is_err());
+        assert_eq!(parse_counts("wdl", " 3, 0,1", 3), Ok(vec![3, 0, 1]));
     }
 
     fn game(pair: u64, first: &str, second: &str, result: &str) -> GameRecord {

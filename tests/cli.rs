@@ -361,3 +361,158 @@ fn run_refuses_bad_configs_before_starting_anything() {
         assert!(!dir.path("out").exists(), "nothing started for {message}");
     }
 }
+
+/// Runs `arena ARGS` with its stdout a pipe whose reader is already gone, as under
+/// `arena … | true` once `true` has exited: every write to it fails with EPIPE.
+fn with_closed_stdout(args: &[&str]) -> std::process::Output {
+    let (reader, writer) = nix::unistd::pipe().expect("pipe");
+    drop(reader);
+    std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .stdout(std::process::Stdio::from(writer))
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("arena runs")
+}
+
+/// Audit item 15: a closed stdout ends every command quietly, as by SIGPIPE, instead of
+/// panicking with "failed printing to stdout: Broken pipe" (exit 101).
+#[test]
+fn a_closed_stdout_is_a_quiet_end() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = Dir::new();
+    let pgn = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/examples/cutechess.pgn");
+    let out = dir.path("rated").display().to_string();
+    let cases: [&[&str]; 4] = [
+        &["ratings", pgn, "--output", &out],
+        &["sprt", "--elo0", "0", "--elo1", "2", "--wdl", "10,10,10"],
+        &["show", "--board", "{game: awale, pits: 6}"],
+        &[
+            "openings",
+            "--board",
+            "{game: awale, pits: 6}",
+            "--plies",
+            "2",
+            "--count",
+            "3",
+            "--seed",
+            "1",
+        ],
+    ];
+    for args in cases {
+        let output = with_closed_stdout(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            output.status.signal(),
+            Some(nix::sys::signal::Signal::SIGPIPE as i32),
+            "{args:?}: {:?} {stderr}",
+            output.status
+        );
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "{args:?}: {stderr}"
+        );
+    }
+    // The files were written before the summary that found stdout closed.
+    assert!(dir.path("rated/ratings.csv").is_file());
+}
+
+/// Audit items 6, 7 and 17: the SPRT calculator answers out-of-range numbers (negative ones
+/// included, which clap took for flags) and counts the bayesian model cannot judge with a
+/// range error (exit 2), never an overflow, a NaN LLR or an endless "continue".
+#[test]
+fn sprt_calculator_refuses_numbers_out_of_range() {
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["--penta", "18446744073709551615,1,0,0,0"],
+            "--penta: the counts add up to more than 1000000000000",
+        ),
+        (
+            &["--penta", "-1,0,0,0,0"],
+            "--penta: counts must be ≥ 0, got -1",
+        ),
+        (&["--wdl", "-3,0,0"], "--wdl: counts must be ≥ 0, got -3"),
+        (
+            &["--elo0", "-1e308", "--elo1", "1e308", "--wdl", "1,2,3"],
+            "--elo0 must be within ±1000 Elo, got -1e308",
+        ),
+        (
+            &["--model", "bayesian", "--wdl", "1000,0,0"],
+            "the draw Elo is undefined without wins, draws and losses (W,D,L = 1000,0,0: no draws, no losses)",
+        ),
+        (
+            &["--model", "bayesian", "--wdl", "10,0,3"],
+            "no draws), so the LLR would stay 0 forever; use --model normalized",
+        ),
+        (
+            &[
+                "--model",
+                "bayesian",
+                "--penta",
+                "1,2,3,4,5",
+                "--wdl",
+                "0,9,0",
+            ],
+            "(W,D,L = 0,9,0: no wins, no losses)",
+        ),
+    ];
+    for (args, message) in cases {
+        let mut command = arena();
+        command.arg("sprt");
+        if !args.contains(&"--elo0") {
+            command.args(["--elo0", "0", "--elo1", "2"]);
+        }
+        let out = command.args(args).assert().code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+    // Negative Elo bounds and a bayesian test with wins, draws and losses still work.
+    let out = arena()
+        .args(["sprt", "--elo0", "-5", "--elo1", "0", "--model", "bayesian"])
+        .args(["--wdl", "100,50,30"])
+        .assert()
+        .code(0);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.starts_with("SPRT [-5, 0] bayesian: LLR "),
+        "{stdout}"
+    );
+}
+
+/// Audit item 7: a negative value of a numeric option is taken as a number and gets the
+/// option's range error, not clap's "unexpected argument '-10'".
+#[test]
+fn negative_numbers_get_range_errors() {
+    let out = arena()
+        .args([
+            "openings",
+            "--board",
+            "{game: awale, pits: 6}",
+            "--plies",
+            "2",
+        ])
+        .args(["--count", "3", "--config", "none.yaml", "--engine", "a"])
+        .args(["--max-score", "-10"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(stderr, "error: --max-score must be ≥ 0, got -10\n");
+    let out = arena()
+        .args([
+            "openings",
+            "--board",
+            "{game: awale, pits: 6}",
+            "--plies",
+            "-2",
+        ])
+        .args(["--count", "3"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("invalid value '-2' for '--plies <PLIES>'")
+            && !stderr.contains("unexpected argument"),
+        "{stderr}"
+    );
+}

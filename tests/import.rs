@@ -436,6 +436,27 @@ fn bad_input_is_a_located_error_and_writes_nothing() {
             vec!["--anchor", "a=inf"],
             "--anchor a=inf: the rating must be a finite number".into(),
         ),
+        // Audit item 6: a finite anchor so large that the ratings would be `inf`.
+        (
+            "huge.csv",
+            format!("{csv_head}a,b,1-0\n"),
+            vec!["--anchor", "a=1e308"],
+            "--anchor a=1e308: the rating must be a finite number within ±1000000".into(),
+        ),
+        // Audit item 11: an unclosed quote swallows the rows after it (was "empty result"),
+        // or on the last row passed unnoticed.
+        (
+            "quote.csv",
+            format!("{csv_head}a,b,1-0\n\"c,d,0-1\ne,f,1-0\n"),
+            vec![],
+            "quote.csv:3: a `\"` on this row is never closed".into(),
+        ),
+        (
+            "last-quote.csv",
+            format!("{csv_head}a,b,1-0\nc,d,\"0-1\n"),
+            vec![],
+            "last-quote.csv:3: a `\"` on this row is never closed".into(),
+        ),
         (
             "who.csv",
             format!("{csv_head}a,b,1-0\n"),
@@ -580,4 +601,73 @@ mod round_trip {
             }
         }
     }
+}
+
+/// A PGN of `pairs` game pairs among 8 engines, tags only, as cutechess-cli writes them.
+fn pgn_of_pairs(pairs: usize) -> String {
+    let mut text = String::new();
+    let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    for pair in 0..pairs {
+        let (x, y) = (names[pair % 8], names[(pair / 8 + pair + 1) % 8]);
+        let (x, y) = if x == y {
+            (x, names[(pair + 3) % 8])
+        } else {
+            (x, y)
+        };
+        for (white, black, result) in [(x, y, "1-0"), (y, x, ["0-1", "1/2-1/2"][pair % 2])] {
+            let _ = write!(
+                text,
+                "[Event \"e\"]\n[Round \"{}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n{result}\n\n",
+                pair + 1
+            );
+        }
+    }
+    text
+}
+
+/// Rates `input` into `out` and returns the process's peak resident memory (kB), from
+/// `wait4`, so that no other process counts.
+#[allow(clippy::zombie_processes)] // reaped by wait4, which std's wait cannot replace
+fn peak_kb_of_ratings(input: &Path, out: &Path) -> i64 {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("ratings")
+        .arg(input)
+        .arg("--output")
+        .arg(out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("arena starts");
+    let (mut status, mut usage) = (0, std::mem::MaybeUninit::<nix::libc::rusage>::zeroed());
+    // SAFETY: waits once for our own child; `usage` is written by the call.
+    let pid = unsafe { nix::libc::wait4(child.id() as i32, &mut status, 0, usage.as_mut_ptr()) };
+    assert_eq!(pid, child.id() as i32, "wait4");
+    assert_eq!(status, 0, "arena ratings succeeded");
+    // SAFETY: wait4 succeeded, so it filled `usage`.
+    unsafe { usage.assume_init() }.ru_maxrss
+}
+
+/// Audit item 14: `arena ratings` on a large PGN holds rows, not every game's tags and
+/// copies of every record: 50,000 more games cost under 1 kB of peak memory each (the
+/// difference of two runs, so the program's own size does not count; it was 1.3 kB a game
+/// before, 0.7 kB after: 664 → 363 MB for 500,000 games).
+#[test]
+fn a_large_pgn_is_rated_in_bounded_memory() {
+    let dir = Dir::new();
+    let small = dir.write("small.pgn", &pgn_of_pairs(25_000));
+    let large = dir.write("large.pgn", &pgn_of_pairs(50_000));
+    let base = peak_kb_of_ratings(&small, &dir.path("small"));
+    let peak = peak_kb_of_ratings(&large, &dir.path("large"));
+    let per_game = (peak - base) as f64 * 1024.0 / 50_000.0;
+    assert!(
+        per_game < 1000.0,
+        "{per_game:.0} bytes a game ({base} kB for 50,000 games, {peak} kB for 100,000)"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path("large/results.pgn"))
+            .unwrap()
+            .matches("[Result ")
+            .count(),
+        100_000
+    );
 }

@@ -345,6 +345,35 @@ fn stderr(out: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&out.get_output().stderr).into_owned()
 }
 
+/// Audit item 11: too few openings get the advice that fits: more plies than the games last
+/// (every draw ends early) asks for fewer plies, never more; more positions than exist
+/// (every draw a repeat) asks for fewer openings or more plies.
+#[test]
+fn too_few_openings_get_the_advice_that_fits() {
+    let openings = |plies: &str, count: &str| {
+        let out = arena()
+            .args(["openings", "--board", "{game: awale, pits: 6}"])
+            .args(["--plies", plies, "--count", count, "--seed", "1"])
+            .assert()
+            .code(1);
+        stderr(&out)
+    };
+    let long = openings("1000", "2");
+    assert!(
+        long.contains("found only 0 distinct openings")
+            && long.contains("over within 1000 plies: ask for fewer --plies")
+            && !long.contains("more --plies"),
+        "{long}"
+    );
+    let many = openings("1", "7");
+    assert!(
+        many.contains("found only 6 distinct openings")
+            && many.contains("ask for fewer (--count) or more --plies")
+            && !many.contains("fewer --plies"),
+        "{many}"
+    );
+}
+
 #[test]
 fn an_engine_filter_keeps_positions_within_the_bound() {
     let dir = Dir::new();

@@ -372,3 +372,96 @@ fn slurm_writes_array_and_merge_scripts() {
         .assert()
         .code(2);
 }
+
+/// Writes `records` as a games.csv (header and one line a row, in the order given).
+fn write_games(path: &Path, records: &[arena::record::GameRecord]) {
+    let mut writer = csv::Writer::from_path(path).unwrap();
+    for r in records {
+        writer.serialize(r).unwrap();
+    }
+    writer.flush().unwrap();
+}
+
+/// Audit items 1, 4 and 16: merge accepts shards that differ only in keys no game depends
+/// on (`name`, `record_moves`, as a resume does), and refuses a row whose result a run never
+/// writes, whose result the replay of its moves contradicts, or whose moves are illegal,
+/// naming the shard's file and line; `arena report` refuses the `2-0` too.
+#[test]
+fn merge_checks_every_row_and_accepts_game_neutral_differences() {
+    let dir = Dir::new();
+    let cfg = config(&dir, "t", 3);
+    let shards = play_shards(&dir, &cfg);
+    let merged = dir.path("merged");
+
+    let resolved = shards[1].join("config.resolved.yaml");
+    let text = read(&resolved);
+    assert!(text.contains("name: shards"), "{text}");
+    let text = text.replace("name: shards", "name: renamed");
+    let text = if text.contains("record_moves: false") {
+        text.replace("record_moves: false", "record_moves: true")
+    } else {
+        text + "record_moves: true\n"
+    };
+    fs::write(&resolved, text).unwrap();
+    let ok = merge(&shards, &merged).success();
+    assert!(
+        stderr(&ok).contains("differ in name, record_moves, which change no game"),
+        "{}",
+        stderr(&ok)
+    );
+    assert!(read(&merged.join("config.resolved.yaml")).contains("name: shards"));
+
+    let games = shards[0].join("games.csv");
+    let good = read_games(&games);
+    let original = read(&games);
+    // Row k of the file is on line k + 2 (no field spans lines).
+    let decisive = good
+        .iter()
+        .position(|g| g.termination.to_string() == "normal" && g.result != "1/2-1/2")
+        .expect("a decisive game ended by the rules");
+    let flipped = if good[decisive].result == "1-0" {
+        "0-1"
+    } else {
+        "1-0"
+    };
+    type Edit<'a> = &'a dyn Fn(&mut arena::record::GameRecord);
+    let cases: [(usize, Edit<'_>, String); 3] = [
+        (
+            1,
+            &|g| g.result = "2-0".into(),
+            "is refused: result `2-0` is not 1-0, 0-1, 1/2-1/2 or *".into(),
+        ),
+        (
+            decisive,
+            &|g| g.result = flipped.into(),
+            format!("is refused: result {flipped} with termination normal, but the replay of its"),
+        ),
+        (
+            2,
+            &|g| g.moves = format!("zz {}", g.moves),
+            "is refused: ply 1: move `zz` is illegal".into(),
+        ),
+    ];
+    for (k, edit, message) in cases {
+        let mut rows = good.clone();
+        edit(&mut rows[k]);
+        write_games(&games, &rows);
+        let e = stderr(&merge(&shards, &merged).code(1));
+        let at = format!("{}:{}: game {} ", games.display(), k + 2, rows[k].game_id);
+        assert!(e.contains(&format!("{at}{message}")), "{at}{message}\n{e}");
+        if rows[k].result == "2-0" {
+            let e = stderr(&arena().arg("report").arg(&shards[0]).assert().code(2));
+            assert!(
+                e.contains(&format!(
+                    "{}:{}: game {}: result `2-0` is not",
+                    games.display(),
+                    k + 2,
+                    rows[k].game_id
+                )),
+                "{e}"
+            );
+        }
+    }
+    fs::write(&games, original).unwrap();
+    merge(&shards, &merged).success();
+}

@@ -20,6 +20,22 @@ use crate::seed;
 /// Draws that found a duplicate or a finished game in a row before generation gives up.
 const MAX_MISSES: u32 = 20_000;
 
+/// Why generation gave up, with the advice that fits: when most of the useless draws were
+/// games already over after `plies` (more plies than games last), fewer plies help; when
+/// they were repeats, fewer openings or more plies (more positions to reach) do.
+fn too_few(found: usize, draws: u64, over: u32, plies: u32) -> String {
+    let advice = if over * 2 > MAX_MISSES {
+        format!(
+            "{over} of them were games already over within {plies} plies: ask for fewer --plies"
+        )
+    } else {
+        "most were repeats: ask for fewer (--count) or more --plies".to_owned()
+    };
+    format!(
+        "found only {found} distinct openings after {draws} draws ({MAX_MISSES} useless in a row; {advice})"
+    )
+}
+
 /// What to generate.
 #[derive(Clone, Debug)]
 pub struct Request {
@@ -71,14 +87,12 @@ pub fn generate(
     let mut seen = HashSet::new();
     let mut kept = Vec::new();
     let mut tally = Tally::default();
-    let mut misses = 0;
+    // Useless draws in a row, and how many of them ended before `plies` (or on it).
+    let (mut misses, mut over) = (0, 0);
     let mut draw = 0u64;
     while kept.len() < request.count {
         if misses >= MAX_MISSES {
-            return Err(format!(
-                "found only {} distinct openings after {draw} draws ({MAX_MISSES} useless in a row): ask for fewer (--count) or more --plies",
-                kept.len()
-            ));
+            return Err(too_few(kept.len(), draw, over, request.plies));
         }
         let mut rng = seed::rng(seed::derive(request.seed, &[draw]));
         draw += 1;
@@ -99,11 +113,16 @@ pub fn generate(
                 }
             }
         }
-        if !complete || pos.outcome().is_some() || !seen.insert(pos.fen()) {
+        if !complete || pos.outcome().is_some() {
+            misses += 1;
+            over += 1;
+            continue;
+        }
+        if !seen.insert(pos.fen()) {
             misses += 1;
             continue;
         }
-        misses = 0;
+        (misses, over) = (0, 0);
         tally.scored += 1;
         match filter(&pos)? {
             Verdict::Keep => kept.push(pos),
@@ -302,7 +321,38 @@ pub fn command(args: &crate::cli::OpeningsArgs) -> std::process::ExitCode {
     }
 }
 
-fn run(args: &crate::cli::OpeningsArgs) -> Result<(), (u8, String)> {
+/// A failure of `arena openings`: the exit code and the message.
+type Failure = (u8, String);
+
+/// `arena openings`, as a sequence of steps: the board and sizes (usage errors first, before
+/// any engine starts), the seed, the scoring engine, the generation, the header, the file.
+fn run(args: &crate::cli::OpeningsArgs) -> Result<(), Failure> {
+    let board = board_of(args)?;
+    check_sizes(args, &board)?;
+    let seed = args.seed.unwrap_or_else(drawn_seed);
+    let mut scorer = start_scorer(args, &board)?;
+    let request = Request {
+        board: board.clone(),
+        plies: args.plies,
+        count: args.count,
+        seed,
+    };
+    let generated = generate_scored(&request, scorer.as_mut(), args.engine.as_deref());
+    let limit = scorer.as_ref().map(Scorer::limit_text);
+    if let Some(scorer) = scorer {
+        scorer.quit();
+    }
+    let (openings, tally) = generated.map_err(|e| (FAILED, e))?;
+    let header = header(args, &board, seed, openings.len(), &tally, limit.as_deref());
+    write_suite(
+        args.output.as_deref(),
+        &render(&header, &openings),
+        openings.len(),
+    )
+}
+
+/// Step 1: `--board`, parsed and validated, without openings of its own.
+fn board_of(args: &crate::cli::OpeningsArgs) -> Result<BoardSpec, Failure> {
     let usage = |m: String| (BAD_USAGE, m);
     let board: BoardSpec =
         serde_yaml::from_str(&args.board).map_err(|e| usage(format!("--board: {e}")))?;
@@ -314,71 +364,91 @@ fn run(args: &crate::cli::OpeningsArgs) -> Result<(), (u8, String)> {
             "--board: give the plies with --plies, not openings or random_opening_plies".into(),
         ));
     }
+    Ok(board)
+}
+
+/// Step 2: `--count` and `--plies` within their ranges (`--plies` at most the board's
+/// `max_plies`), and `--max-score` not negative.
+fn check_sizes(args: &crate::cli::OpeningsArgs, board: &BoardSpec) -> Result<(), Failure> {
+    let usage = |m: String| Err((BAD_USAGE, m));
     if args.count == 0 || args.count > 1_000_000 {
-        return Err(usage(format!(
+        return usage(format!(
             "--count must be in 1..=1000000, got {}",
             args.count
-        )));
+        ));
     }
     if args.plies > board.max_plies() {
-        return Err(usage(format!(
+        return usage(format!(
             "--plies {} is more than the board's max_plies {}",
             args.plies,
             board.max_plies()
-        )));
+        ));
     }
-    let seed = args.seed.unwrap_or_else(|| {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        seed::mix(nanos ^ u64::from(std::process::id()))
-    });
-    let mut scorer = match (&args.config, &args.engine, args.max_score) {
-        (Some(path), Some(name), Some(max_score)) => {
-            if max_score < 0 {
-                return Err(usage(format!("--max-score must be ≥ 0, got {max_score}")));
-            }
-            let config = crate::config::read(path).map_err(|e| usage(e.to_string()))?;
-            let base = std::env::current_dir()
-                .map_err(|e| (FAILED, format!("cannot read the current directory: {e}")))?;
-            let plan = config
-                .plan(path, &base, &crate::config::Overrides::default())
-                .map_err(|e| usage(e.to_string()))?;
-            let engine = plan
-                .engines
-                .iter()
-                .find(|e| &e.spec.name == name)
-                .ok_or_else(|| {
-                    usage(format!(
-                        "--engine: {} has no engine called `{name}` (it has: {})",
-                        path.display(),
-                        plan.engines
-                            .iter()
-                            .map(|e| e.spec.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ))
-                })?;
-            Some(
-                Scorer::start(&plan, engine, &board, args.movetime, args.depth, max_score)
-                    .map_err(|e| (FAILED, e))?,
-            )
-        }
-        (None, None, None) => None,
+    if let Some(max_score) = args.max_score.filter(|m| *m < 0) {
+        return usage(format!("--max-score must be ≥ 0, got {max_score}"));
+    }
+    Ok(())
+}
+
+/// Step 3 without `--seed`: a seed from the clock and the process id (the header records it).
+fn drawn_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    seed::mix(nanos ^ u64::from(std::process::id()))
+}
+
+/// Step 4: with `--config`, `--engine` and `--max-score`, the engine that scores candidates,
+/// started and through its handshake; `None` without them.
+fn start_scorer(
+    args: &crate::cli::OpeningsArgs,
+    board: &BoardSpec,
+) -> Result<Option<Scorer>, Failure> {
+    let usage = |m: String| (BAD_USAGE, m);
+    let (path, name, max_score) = match (&args.config, &args.engine, args.max_score) {
+        (Some(path), Some(name), Some(max_score)) => (path, name, max_score),
+        (None, None, None) => return Ok(None),
         _ => {
             return Err(usage(
                 "--config, --engine and --max-score go together".into(),
             ));
         }
     };
-    let request = Request {
-        board: board.clone(),
-        plies: args.plies,
-        count: args.count,
-        seed,
-    };
+    let config = crate::config::read(path).map_err(|e| usage(e.to_string()))?;
+    let base = std::env::current_dir()
+        .map_err(|e| (FAILED, format!("cannot read the current directory: {e}")))?;
+    let plan = config
+        .plan(path, &base, &crate::config::Overrides::default())
+        .map_err(|e| usage(e.to_string()))?;
+    let engine = plan
+        .engines
+        .iter()
+        .find(|e| &e.spec.name == name)
+        .ok_or_else(|| {
+            usage(format!(
+                "--engine: {} has no engine called `{name}` (it has: {})",
+                path.display(),
+                plan.engines
+                    .iter()
+                    .map(|e| e.spec.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+    Scorer::start(&plan, engine, board, args.movetime, args.depth, max_score)
+        .map(Some)
+        .map_err(|e| (FAILED, e))
+}
+
+/// Step 5: [`generate`], each candidate judged by `scorer` when there is one; an engine that
+/// sends no score for the first [`NO_SCORE_LIMIT`] candidates cannot judge balance.
+fn generate_scored(
+    request: &Request,
+    mut scorer: Option<&mut Scorer>,
+    engine: Option<&str>,
+) -> Result<(Vec<AnyPosition>, Tally), String> {
     let (mut scored, mut without) = (0usize, 0usize);
-    let generated = generate(&request, |pos| match scorer.as_mut() {
+    generate(request, |pos| match scorer.as_mut() {
         None => Ok(Verdict::Keep),
         Some(scorer) => {
             let verdict = scorer.judge(pos)?;
@@ -389,17 +459,24 @@ fn run(args: &crate::cli::OpeningsArgs) -> Result<(), (u8, String)> {
             if scored == NO_SCORE_LIMIT && without == scored {
                 return Err(format!(
                     "engine {} sent no `info … score cp` for {NO_SCORE_LIMIT} positions: it cannot judge balance (run without --engine, or use an engine that reports scores)",
-                    args.engine.as_deref().unwrap_or_default()
+                    engine.unwrap_or_default()
                 ));
             }
             Ok(verdict)
         }
-    });
-    let limit = scorer.as_ref().map(Scorer::limit_text);
-    if let Some(scorer) = scorer {
-        scorer.quit();
-    }
-    let (openings, tally) = generated.map_err(|e| (FAILED, e))?;
+    })
+}
+
+/// Step 6: the file's `#` header: what the suite is, the command that makes it again, and
+/// the engine filter's counts when there was one.
+fn header(
+    args: &crate::cli::OpeningsArgs,
+    board: &BoardSpec,
+    seed: u64,
+    found: usize,
+    tally: &Tally,
+    limit: Option<&str>,
+) -> Vec<String> {
     let mut made_by = format!(
         "arena openings --board '{}' --plies {} --count {} --seed {seed}",
         args.board.trim(),
@@ -421,26 +498,29 @@ fn run(args: &crate::cli::OpeningsArgs) -> Result<(), (u8, String)> {
     }
     let mut header = vec![
         format!(
-            "arena opening suite for board {}: {} positions, each after {} uniformly random legal plies from the start; distinct, none over.",
+            "arena opening suite for board {}: {found} positions, each after {} uniformly random legal plies from the start; distinct, none over.",
             board.name(),
-            openings.len(),
             args.plies
         ),
         format!("made by: {made_by}"),
     ];
-    if let (Some(engine), Some(max), Some(limit)) = (&args.engine, args.max_score, &limit) {
+    if let (Some(engine), Some(max), Some(limit)) = (&args.engine, args.max_score, limit) {
         header.push(format!(
             "kept when engine {engine} ({limit}) scored the position within ±{max} cp (its last `info … score cp`, side to move's view; mate scores and positions without a score dropped): {} scored, {} unbalanced, {} without a score.",
             tally.scored, tally.unbalanced, tally.no_score
         ));
     }
     header.push("one opening a line: a position text (docs/games.md), optionally followed by `moves m1 m2 …`; `#` at the start of a line or after a space starts a comment.".into());
-    let text = render(&header, &openings);
-    match &args.output {
+    header
+}
+
+/// Step 7: the suite to `--output` (saying so on stderr) or to stdout.
+fn write_suite(output: Option<&std::path::Path>, text: &str, found: usize) -> Result<(), Failure> {
+    match output {
         Some(path) => {
-            std::fs::write(path, &text)
+            std::fs::write(path, text)
                 .map_err(|e| (FAILED, format!("cannot write {}: {e}", path.display())))?;
-            eprintln!("wrote {} openings to {}", openings.len(), path.display());
+            eprintln!("wrote {found} openings to {}", path.display());
         }
         None => print!("{text}"),
     }

@@ -1,9 +1,12 @@
 //! `arena merge`: the output directories of the shards of one tournament (`arena run --shard
 //! K/N`) joined into the directory a single run would have written.
 //!
-//! Every shard must come from the same resolved config and seed (all keys but `concurrency`
-//! and `output`) and the same plays; the schedule is rebuilt from them, so each row is checked
-//! against the game its id stands for and the shard that should have played it, duplicates are
+//! Every shard must come from the same resolved config and seed (all keys but those that
+//! change no game played, as a resume allows: `concurrency`, `output`, `name`, `record_moves`…)
+//! and the same plays; the schedule is rebuilt from them, so each row is checked against the
+//! game its id stands for, its start position and the shard that should have played it, and
+//! is replayed by the rules ([`rows`]): a result a run never writes, an illegal move or a
+//! result the replay contradicts is refused with the shard's file and line. Duplicates are
 //! named with both shards, and missing games are listed by shard with the command to re-run
 //! it. Then games.csv is written id-sorted, and everything else through the same functions as
 //! `arena run` ([`super::outputs`]). Reads shard directories only; writes only into `--output`.
@@ -21,6 +24,8 @@ use crate::report::{files, summary};
 use crate::schedule::{self, Entrants, Schedule};
 
 use super::resume::{self, Plays, Previous};
+
+pub mod rows;
 use super::shard::{self, Shard};
 use super::{BAD_CONFIG, DONE, FAILED, Stop, outputs};
 
@@ -52,6 +57,8 @@ struct ShardDir {
     config: Config,
     plays: Plays,
     records: Vec<GameRecord>,
+    /// The line of games.csv each record starts on (0 where unknown).
+    lines: Vec<u64>,
 }
 
 /// Reads a shard's directory: `None` when it does not exist (its games are then missing).
@@ -81,15 +88,16 @@ fn read_shard(dir: &Path) -> Result<Option<ShardDir>, Stop> {
     };
     let plays = previous.plays.unwrap_or_default();
     let games = dir.join(files::GAMES);
-    let records = if games.exists() {
+    let (records, lines) = if games.exists() {
         let (rows, cut) =
             files::read_games(&games).map_err(|e| Stop::new(FAILED, e.to_string()))?;
         if let Some(cut) = cut {
             eprintln!("note: {}: {cut}", games.display());
         }
-        rows
+        let lines = rows::row_lines(&games).map_err(|e| Stop::new(FAILED, e))?;
+        (rows, lines)
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     Ok(Some(ShardDir {
         dir: dir.to_owned(),
@@ -97,16 +105,28 @@ fn read_shard(dir: &Path) -> Result<Option<ShardDir>, Stop> {
         config,
         plays,
         records,
+        lines,
     }))
 }
 
-/// The config keys that decide the games and the result files: all but `concurrency` and
-/// `output`, which differ between shards by design.
-fn comparable(config: &Config) -> BTreeMap<String, Value> {
-    let mut config = config.clone();
-    config.concurrency = None;
-    config.output = None;
-    serde_yaml::to_value(&config)
+/// The config keys that no game played depends on, which a resume lets change between runs
+/// (see [`resume`]): shards may differ in them, and the merged files take the first shard's.
+const GAME_NEUTRAL: &[&str] = &[
+    "concurrency",
+    "output",
+    "name",
+    "anchor",
+    "confidence",
+    "on_engine_failure",
+    "withdraw_after",
+    "strict_options",
+    "handshake_timeout_ms",
+    "record_moves",
+];
+
+/// The config's keys, as written in `config.resolved.yaml`.
+fn keys(config: &Config) -> BTreeMap<String, Value> {
+    serde_yaml::to_value(config)
         .ok()
         .and_then(|v| v.as_mapping().cloned())
         .unwrap_or_default()
@@ -115,23 +135,31 @@ fn comparable(config: &Config) -> BTreeMap<String, Value> {
         .collect()
 }
 
-/// The keys in which two shards' configs or plays differ (empty: the same tournament).
-fn differences(a: &ShardDir, b: &ShardDir) -> Vec<String> {
-    let (ca, cb) = (comparable(&a.config), comparable(&b.config));
-    let keys: BTreeSet<&String> = ca.keys().chain(cb.keys()).collect();
-    let mut diff: Vec<String> = keys
-        .into_iter()
-        .filter(|k| ca.get(*k) != cb.get(*k))
-        .map(|k| match k.as_str() {
-            "seed" => format!(
+/// The keys in which two shards' configs differ, split into those that change games (first)
+/// and [`GAME_NEUTRAL`] ones (second).
+fn config_differences(a: &Config, b: &Config) -> (Vec<String>, Vec<String>) {
+    let (ka, kb) = (keys(a), keys(b));
+    let names: BTreeSet<&String> = ka.keys().chain(kb.keys()).collect();
+    let (mut games, mut neutral) = (Vec::new(), Vec::new());
+    for k in names.into_iter().filter(|k| ka.get(*k) != kb.get(*k)) {
+        match k.as_str() {
+            k if GAME_NEUTRAL.contains(&k) => neutral.push(k.to_owned()),
+            "seed" => games.push(format!(
                 "seed ({} vs {})",
-                a.config.seed.unwrap_or_default(),
-                b.config.seed.unwrap_or_default()
-            ),
-            "rounds" => format!("rounds ({} vs {})", a.config.rounds, b.config.rounds),
-            _ => k.clone(),
-        })
-        .collect();
+                a.seed.unwrap_or_default(),
+                b.seed.unwrap_or_default()
+            )),
+            "rounds" => games.push(format!("rounds ({} vs {})", a.rounds, b.rounds)),
+            _ => games.push(k.clone()),
+        }
+    }
+    (games, neutral)
+}
+
+/// The ways in which two shards are not of one tournament (empty: they are): config keys
+/// that change games, plays, the number of shards.
+fn differences(a: &ShardDir, b: &ShardDir) -> Vec<String> {
+    let (mut diff, _) = config_differences(&a.config, &b.config);
     if a.plays != b.plays {
         diff.push(format!("the games each engine plays ({})", resume::PLAYS));
     }
@@ -294,67 +322,52 @@ pub fn join_csv(inputs: &[PathBuf], output: &Path) -> Result<usize, String> {
     Ok(rows.len())
 }
 
-/// The problems with the rows of the shards, against the schedule: rows whose id is not the
-/// schedule's game, rows in the wrong shard, duplicates (naming both shards) and missing games
-/// (by shard, with the command to re-run it).
+/// What a row is checked against: the schedule, its fixtures by id, the shard each fixture
+/// is dealt to, and the names that make up a fixture's [`crate::schedule::GameKey`].
+struct Expected<'a> {
+    schedule: &'a Schedule,
+    by_id: BTreeMap<u64, usize>,
+    dealt: Vec<u32>,
+    board_names: Vec<String>,
+    engine_names: Vec<String>,
+}
+
+impl<'a> Expected<'a> {
+    /// The schedule's fixtures of `config` (the first shard's), dealt over `shards` shards.
+    fn new(config: &Config, schedule: &'a Schedule, shards: u32) -> Expected<'a> {
+        Expected {
+            schedule,
+            by_id: schedule
+                .fixtures
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.id, i))
+                .collect(),
+            dealt: shard::deal(&schedule.fixtures, shards),
+            board_names: config.boards.iter().map(|b| b.name()).collect(),
+            engine_names: config.engines.iter().map(|e| e.name.clone()).collect(),
+        }
+    }
+}
+
+/// The problems with the rows of the shards, against the schedule: each row's own
+/// ([`check_row`]), duplicates naming both shards ([`duplicated`]) and missing games by
+/// shard with the command to re-run it ([`missing`]).
 fn check_rows(shards: &[ShardDir], given: &[PathBuf], schedule: &Schedule) -> Vec<String> {
     let n = shards[0].shard.shards;
-    let first = &shards[0].config;
-    let board_names: Vec<String> = first.boards.iter().map(|b| b.name()).collect();
-    let engine_names: Vec<String> = first.engines.iter().map(|e| e.name.clone()).collect();
-    let dealt = shard::deal(&schedule.fixtures, n);
-    let by_id: BTreeMap<u64, usize> = schedule
-        .fixtures
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.id, i))
-        .collect();
+    let expected = Expected::new(&shards[0].config, schedule, n);
     let mut problems = Vec::new();
     let mut owner: BTreeMap<u64, &Path> = BTreeMap::new();
     let mut duplicates = Vec::new();
     for s in shards {
-        for r in &s.records {
-            let Some(&i) = by_id.get(&r.game_id) else {
+        let games = s.dir.join(files::GAMES);
+        for (k, r) in s.records.iter().enumerate() {
+            let line = s.lines.get(k).copied().unwrap_or_default();
+            if let Err(why) = check_row(s, r, &expected) {
                 problems.push(format!(
-                    "{}: game {} is not in the schedule of this config ({} games)",
-                    s.dir.display(),
-                    r.game_id,
-                    schedule.fixtures.len()
-                ));
-                continue;
-            };
-            let f = &schedule.fixtures[i];
-            let key = f.key(&board_names, &engine_names);
-            if (
-                r.board.as_str(),
-                r.round,
-                r.first.as_str(),
-                r.second.as_str(),
-            ) != (key.0.as_str(), key.1, key.2.as_str(), key.3.as_str())
-            {
-                problems.push(format!(
-                    "{}: game {} is {} round {} {} vs {}, but the schedule's game {} is {} round {} {} vs {}",
-                    s.dir.display(),
-                    r.game_id,
-                    r.board,
-                    r.round,
-                    r.first,
-                    r.second,
-                    f.id,
-                    key.0,
-                    key.1,
-                    key.2,
-                    key.3
-                ));
-                continue;
-            }
-            if dealt[i] != s.shard.shard {
-                problems.push(format!(
-                    "{} (shard {}): game {} belongs to shard {}/{n}",
-                    s.dir.display(),
-                    s.shard,
-                    r.game_id,
-                    dealt[i]
+                    "{}:{line}: game {} {why}",
+                    games.display(),
+                    r.game_id
                 ));
                 continue;
             }
@@ -363,125 +376,146 @@ fn check_rows(shards: &[ShardDir], given: &[PathBuf], schedule: &Schedule) -> Ve
             }
         }
     }
+    problems.extend(duplicated(duplicates));
+    problems.extend(missing(shards, given, schedule, &expected.dealt, &owner));
+    problems
+}
+
+/// One row against the game its id stands for: in the schedule, the same board, round and
+/// engines, the same start position, in the shard it was dealt to; then its result and its
+/// replay ([`rows`]).
+///
+/// # Errors
+/// What is wrong, in words after "game ID" (the caller names the file and line).
+fn check_row(s: &ShardDir, r: &GameRecord, expected: &Expected<'_>) -> Result<(), String> {
+    let Some(&i) = expected.by_id.get(&r.game_id) else {
+        return Err(format!(
+            "is not in the schedule of this config ({} games)",
+            expected.schedule.fixtures.len()
+        ));
+    };
+    let f = &expected.schedule.fixtures[i];
+    let key = f.key(&expected.board_names, &expected.engine_names);
+    if (
+        r.board.as_str(),
+        r.round,
+        r.first.as_str(),
+        r.second.as_str(),
+    ) != (key.0.as_str(), key.1, key.2.as_str(), key.3.as_str())
+    {
+        return Err(format!(
+            "is {} round {} {} vs {}, but the schedule's game {} is {} round {} {} vs {}",
+            r.board, r.round, r.first, r.second, f.id, key.0, key.1, key.2, key.3
+        ));
+    }
+    if expected.dealt[i] != s.shard.shard {
+        return Err(format!(
+            "belongs to shard {}/{}, not to this shard {}",
+            expected.dealt[i], s.shard.shards, s.shard
+        ));
+    }
+    if expected.schedule.start(f).fen() != r.start_fen {
+        return Err("is refused: its start position is not the schedule's".into());
+    }
+    rows::check_result(r)
+        .and_then(|()| rows::check_replay(r))
+        .map_err(|e| format!("is refused: {e}"))
+}
+
+/// The duplicates found (game id, first directory, second), one line per pair of
+/// directories with the ids.
+fn duplicated(duplicates: Vec<(u64, &Path, &Path)>) -> Vec<String> {
     let mut pairs: BTreeMap<(&Path, &Path), Vec<u64>> = BTreeMap::new();
     for (id, a, b) in duplicates {
         pairs.entry((a, b)).or_default().push(id);
     }
-    for ((a, b), ids) in pairs {
-        let place = if a == b {
-            format!("twice in {}", a.display())
-        } else {
-            format!("in both {} and {}", a.display(), b.display())
-        };
-        problems.push(format!(
-            "{} game(s) {place} (ids {})",
-            ids.len(),
-            shard::ranges(&ids, 20)
-        ));
-    }
-    // Missing games, by shard.
+    pairs
+        .into_iter()
+        .map(|((a, b), ids)| {
+            let place = if a == b {
+                format!("twice in {}", a.display())
+            } else {
+                format!("in both {} and {}", a.display(), b.display())
+            };
+            format!(
+                "{} game(s) {place} (ids {})",
+                ids.len(),
+                shard::ranges(&ids, 20)
+            )
+        })
+        .collect()
+}
+
+/// The games no shard holds (`owner` has the ones held), by shard, with the command that
+/// re-runs each shard; `None` when none is missing.
+fn missing(
+    shards: &[ShardDir],
+    given: &[PathBuf],
+    schedule: &Schedule,
+    dealt: &[u32],
+    owner: &BTreeMap<u64, &Path>,
+) -> Option<String> {
+    let n = shards[0].shard.shards;
     let mut missing: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
-    for (f, &k) in schedule.fixtures.iter().zip(&dealt) {
+    for (f, &k) in schedule.fixtures.iter().zip(dealt) {
         if !owner.contains_key(&f.id) {
             missing.entry(k).or_default().push(f.id);
         }
     }
-    if !missing.is_empty() {
-        let total: usize = missing.values().map(Vec::len).sum();
-        let mut text = format!(
-            "{total} of {} games are missing; re-run these shards (each resumes where it stopped), then merge again:",
-            schedule.fixtures.len()
-        );
-        for (k, ids) in &missing {
-            let shard = Shard {
-                shard: *k,
-                shards: n,
-            };
-            let dir = shards
-                .iter()
-                .find(|s| s.shard == shard)
-                .map(|s| s.dir.clone())
-                .or_else(|| {
-                    // A directory given but absent: the one named like the shard, if any.
-                    given
-                        .iter()
-                        .find(|d| !d.exists() && d.to_string_lossy().ends_with(&format!("-{k}")))
-                        .cloned()
-                });
-            let place = dir.map_or_else(
-                || "no directory given".to_owned(),
-                |d| d.display().to_string(),
-            );
-            text.push_str(&format!(
-                "\n  shard {shard} ({place}): {} game(s), ids {}; `arena run CONFIG --seed {seed} --shard {shard} --output DIR` (on Slurm: `sbatch --array={k} shards.sbatch`)",
-                ids.len(),
-                shard::ranges(ids, 12),
-                seed = first.seed.unwrap_or_default(),
-            ));
-        }
-        problems.push(text);
+    if missing.is_empty() {
+        return None;
     }
-    problems
+    let total: usize = missing.values().map(Vec::len).sum();
+    let mut text = format!(
+        "{total} of {} games are missing; re-run these shards (each resumes where it stopped), then merge again:",
+        schedule.fixtures.len()
+    );
+    for (k, ids) in &missing {
+        let shard = Shard {
+            shard: *k,
+            shards: n,
+        };
+        let dir = shards
+            .iter()
+            .find(|s| s.shard == shard)
+            .map(|s| s.dir.clone())
+            .or_else(|| {
+                // A directory given but absent: the one named like the shard, if any.
+                given
+                    .iter()
+                    .find(|d| !d.exists() && d.to_string_lossy().ends_with(&format!("-{k}")))
+                    .cloned()
+            });
+        let place = dir.map_or_else(
+            || "no directory given".to_owned(),
+            |d| d.display().to_string(),
+        );
+        text.push_str(&format!(
+            "\n  shard {shard} ({place}): {} game(s), ids {}; `arena run CONFIG --seed {seed} --shard {shard} --output DIR` (on Slurm: `sbatch --array={k} shards.sbatch`)",
+            ids.len(),
+            shard::ranges(ids, 12),
+            seed = shards[0].config.seed.unwrap_or_default(),
+        ));
+    }
+    Some(text)
 }
 
-/// Runs `arena merge`; returns the exit code.
+/// Runs `arena merge`, as a sequence of steps: the output directory, the shards read, one
+/// tournament, every row checked, the files written, the summary.
 ///
 /// # Errors
 /// [`Stop`] with [`BAD_CONFIG`] for bad usage (no shard, a directory that is not a shard's,
 /// an output that is a shard or holds other results); with [`FAILED`] for shards of different
-/// configs, seeds or shard counts, duplicated, misplaced or missing games, unwritable files.
+/// configs, seeds or shard counts, duplicated, misplaced, missing or wrong games (a result a
+/// run never writes, illegal moves, a result the replay contradicts), unwritable files.
 pub fn merge(options: &MergeOptions) -> Result<u8, Stop> {
     if options.shards.is_empty() {
         return Err(Stop::new(BAD_CONFIG, "give the shards' output directories"));
     }
     check_output(options)?;
-    let mut shards = Vec::new();
-    let mut absent = Vec::new();
-    for dir in &options.shards {
-        match read_shard(dir)? {
-            Some(s) => shards.push(s),
-            None => absent.push(dir.display().to_string()),
-        }
-    }
-    if !absent.is_empty() {
-        eprintln!(
-            "note: no such shard directory: {} (its games count as missing)",
-            absent.join(", ")
-        );
-    }
-    let Some(first) = shards.first() else {
-        return Err(Stop::new(
-            FAILED,
-            "none of the shard directories exists (have the shards run?)",
-        ));
-    };
-    let mut problems = Vec::new();
-    for other in &shards[1..] {
-        let diff = differences(first, other);
-        if !diff.is_empty() {
-            problems.push(format!(
-                "{} and {} are not shards of the same tournament (they differ in: {})",
-                first.dir.display(),
-                other.dir.display(),
-                diff.join("; ")
-            ));
-        }
-    }
-    let mut seen: BTreeMap<Shard, &Path> = BTreeMap::new();
-    for s in &shards {
-        if let Some(other) = seen.insert(s.shard, &s.dir) {
-            if fs::canonicalize(other).ok() != fs::canonicalize(&s.dir).ok() {
-                problems.push(format!(
-                    "{} and {} are both shard {}",
-                    other.display(),
-                    s.dir.display(),
-                    s.shard
-                ));
-            } else {
-                problems.push(format!("{} is given twice", s.dir.display()));
-            }
-        }
-    }
+    let shards = read_shards(&options.shards)?;
+    let first = &shards[0];
+    let problems = one_tournament(&shards);
     if !problems.is_empty() {
         return Err(Stop::new(FAILED, problems.join("\n")));
     }
@@ -495,8 +529,124 @@ pub fn merge(options: &MergeOptions) -> Result<u8, Stop> {
     if !problems.is_empty() {
         return Err(Stop::new(FAILED, problems.join("\n")));
     }
+    let (table, records, visual) = write_merged(&options.output, &shards)?;
+    if !options.quiet {
+        print!(
+            "{}",
+            summary::render(
+                &table,
+                &records,
+                outputs::Context::of_resolved(&first.config).confidence
+            )
+        );
+        println!(
+            "merged {} games of {} shard(s) into {}",
+            records.len(),
+            shards.len(),
+            options.output.display()
+        );
+    }
+    let visual = visual.map_err(|e| Stop::new(FAILED, e))?;
+    for failure in &visual.failures {
+        eprintln!("note: {failure}");
+    }
+    Ok(DONE)
+}
 
-    let out = &options.output;
+/// Step 2: reads every shard directory given, noting those that do not exist (their games
+/// count as missing).
+///
+/// # Errors
+/// As [`read_shard`]; [`FAILED`] when none exists.
+fn read_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>, Stop> {
+    let mut shards = Vec::new();
+    let mut absent = Vec::new();
+    for dir in dirs {
+        match read_shard(dir)? {
+            Some(s) => shards.push(s),
+            None => absent.push(dir.display().to_string()),
+        }
+    }
+    if !absent.is_empty() {
+        eprintln!(
+            "note: no such shard directory: {} (its games count as missing)",
+            absent.join(", ")
+        );
+    }
+    if shards.is_empty() {
+        return Err(Stop::new(
+            FAILED,
+            "none of the shard directories exists (have the shards run?)",
+        ));
+    }
+    Ok(shards)
+}
+
+/// Step 3: why the shards are not one tournament (empty: they are): a difference that
+/// changes games, or one shard given twice. Differences in [`GAME_NEUTRAL`] keys are only
+/// noted: the merged files take the first shard's.
+fn one_tournament(shards: &[ShardDir]) -> Vec<String> {
+    let first = &shards[0];
+    let mut problems = Vec::new();
+    for other in &shards[1..] {
+        let diff = differences(first, other);
+        if !diff.is_empty() {
+            problems.push(format!(
+                "{} and {} are not shards of the same tournament (they differ in: {})",
+                first.dir.display(),
+                other.dir.display(),
+                diff.join("; ")
+            ));
+        }
+        let (_, neutral) = config_differences(&first.config, &other.config);
+        let neutral: Vec<String> = neutral
+            .into_iter()
+            .filter(|k| k != "concurrency" && k != "output")
+            .collect();
+        if !neutral.is_empty() {
+            eprintln!(
+                "note: {} and {} differ in {}, which change no game; the merged files take {}'s",
+                first.dir.display(),
+                other.dir.display(),
+                neutral.join(", "),
+                first.dir.display()
+            );
+        }
+    }
+    let mut seen: BTreeMap<Shard, &Path> = BTreeMap::new();
+    for s in shards {
+        if let Some(other) = seen.insert(s.shard, &s.dir) {
+            if fs::canonicalize(other).ok() != fs::canonicalize(&s.dir).ok() {
+                problems.push(format!(
+                    "{} and {} are both shard {}",
+                    other.display(),
+                    s.dir.display(),
+                    s.shard
+                ));
+            } else {
+                problems.push(format!("{} is given twice", s.dir.display()));
+            }
+        }
+    }
+    problems
+}
+
+/// What [`write_merged`] leaves for the summary: the tables, the games, and how report.html
+/// and results.xlsx went.
+type Written = (
+    crate::standings::Standings,
+    Vec<GameRecord>,
+    Result<crate::report::html::Written, String>,
+);
+
+/// Step 5: writes into `out` what one run writes: its resolved config and plays, the list
+/// of shards joined, games.csv, the per-game files, the rating files, report.html,
+/// results.xlsx and engines.csv.
+///
+/// # Errors
+/// [`FAILED`] naming a file that could not be written.
+fn write_merged(out: &Path, shards: &[ShardDir]) -> Result<Written, Stop> {
+    let first = &shards[0];
     fs::create_dir_all(out)
         .map_err(|e| Stop::new(FAILED, format!("{}: cannot create: {e}", out.display())))?;
     let write = |name: &str, text: String| {
@@ -504,7 +654,7 @@ pub fn merge(options: &MergeOptions) -> Result<u8, Stop> {
             .map_err(|e| Stop::new(FAILED, format!("{}: {e}", out.join(name).display())))
     };
     let mut config = first.config.clone();
-    config.output = Some(out.clone());
+    config.output = Some(out.to_owned());
     write(
         resume::RESOLVED,
         serde_yaml::to_string(&config).unwrap_or_default(),
@@ -538,20 +688,7 @@ pub fn merge(options: &MergeOptions) -> Result<u8, Stop> {
     };
     let engine_rows = crate::report::engines::compute(&records, &context.engines, &totals);
     crate::report::engines::write(out, &engine_rows).map_err(|e| Stop::new(FAILED, e))?;
-    if !options.quiet {
-        print!("{}", summary::render(&table, &records, context.confidence));
-        println!(
-            "merged {} games of {} shard(s) into {}",
-            records.len(),
-            shards.len(),
-            out.display()
-        );
-    }
-    let visual = visual.map_err(|e| Stop::new(FAILED, e))?;
-    for failure in &visual.failures {
-        eprintln!("note: {failure}");
-    }
-    Ok(DONE)
+    Ok((table, records, visual))
 }
 
 #[cfg(test)]

@@ -1,0 +1,173 @@
+//! The CSV reader: arena's `games.csv` or any table with first/white, second/black and
+//! result columns (`,`, `;` or tab), into rows with their lines. Knows nothing of PGN or pairs.
+
+use super::{Raw, Score, check_players, parse_score};
+
+/// The columns a CSV may have, by header name (case-insensitive).
+#[derive(Default)]
+struct Columns {
+    first: usize,
+    second: usize,
+    result: usize,
+    id: Option<usize>,
+    round: Option<usize>,
+    board: Option<usize>,
+    game: Option<usize>,
+    pair: Option<usize>,
+    termination: Option<usize>,
+}
+
+fn csv_columns(headers: &csv::StringRecord) -> Result<Columns, String> {
+    let names: Vec<String> = headers.iter().map(|h| h.trim().to_lowercase()).collect();
+    let find = |wanted: &[&str]| {
+        wanted
+            .iter()
+            .find_map(|w| names.iter().position(|n| n == w))
+    };
+    let need = |wanted: &[&str]| {
+        find(wanted).ok_or_else(|| {
+            format!(
+                "no `{}` column; the header is `{}` (a CSV needs first/white, second/black and result)",
+                wanted.join("` or `"),
+                headers.iter().collect::<Vec<_>>().join(",")
+            )
+        })
+    };
+    Ok(Columns {
+        first: need(&["first", "white"])?,
+        second: need(&["second", "black"])?,
+        result: need(&["result"])?,
+        id: find(&["game_id", "id"]),
+        round: find(&["round"]),
+        board: find(&["board", "site"]),
+        game: find(&["game", "variant"]),
+        pair: find(&["pair"]),
+        termination: find(&["termination"]),
+    })
+}
+
+/// The separator of a CSV: the most frequent of `,`, `;` and tab in the header line.
+fn sniff_delimiter(text: &str) -> u8 {
+    let header = text.lines().next().unwrap_or("");
+    [b',', b';', b'\t']
+        .into_iter()
+        .max_by_key(|&d| (header.bytes().filter(|&b| b == d).count(), d == b','))
+        .unwrap_or(b',')
+}
+
+type Located<T> = Result<T, (Option<u64>, String)>;
+
+/// Refuses a last row holding an unmatched `"`: the csv reader takes everything after an
+/// unclosed quote, to the end of the file, as one field, so the rows after it would vanish
+/// into it (or, on the last line, the quote would pass unnoticed). A closed quoted field has
+/// an even number of `"` (`""` escapes one), so an odd count from the row's start is the sign.
+fn unclosed_quote(text: &str, row: &csv::StringRecord) -> Result<(), String> {
+    let start = row.position().map_or(0, |p| p.byte() as usize);
+    let rest = text.get(start..).unwrap_or_default();
+    if rest.bytes().filter(|&b| b == b'"').count() % 2 == 1 {
+        return Err(
+            "a `\"` on this row is never closed (everything after it, to the end of the file, would be one field)"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
+/// Rows of a CSV: the rated ones, the count of unfinished ones and the count of all rows.
+pub(super) fn csv_games(text: &str, notes: &mut Vec<String>) -> Located<(Vec<Raw>, usize, usize)> {
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(sniff_delimiter(text))
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| (Some(1), e.to_string()))?
+        .clone();
+    let columns = csv_columns(&headers).map_err(|m| (Some(1), m))?;
+    let complete = text.ends_with('\n');
+    let mut rows = reader.records().peekable();
+    let (mut raws, mut unfinished, mut total) = (Vec::new(), 0, 0);
+    while let Some(row) = rows.next() {
+        let last = rows.peek().is_none();
+        let row = match row {
+            Ok(row) => row,
+            Err(e) => {
+                let line = e.position().map(csv::Position::line);
+                return Err((line, e.to_string()));
+            }
+        };
+        let line = row.position().map_or(0, csv::Position::line);
+        if last {
+            unclosed_quote(text, &row).map_err(|m| (Some(line), m))?;
+        }
+        if row.iter().all(str::is_empty) {
+            continue;
+        }
+        let cell = |i: usize| row.get(i).unwrap_or("");
+        let optional = |i: Option<usize>| i.map(cell).filter(|c| !c.is_empty());
+        let position = total;
+        total += 1;
+        let parsed = (|| {
+            let result_text = cell(columns.result);
+            let score = parse_score(result_text).ok_or_else(|| {
+                if result_text.is_empty() {
+                    "empty result".to_owned()
+                } else {
+                    format!(
+                        "unknown result `{result_text}` (expected 1-0, 0-1, 1/2-1/2, 1, 0, 0.5, = or *)"
+                    )
+                }
+            })?;
+            let (first, second) = (cell(columns.first), cell(columns.second));
+            check_players(first, second)?;
+            Ok::<_, String>((score, first.to_owned(), second.to_owned()))
+        })();
+        let (score, first, second) = match parsed {
+            Ok(p) => p,
+            // A last row cut off mid-write (no line end): the run that wrote it was killed.
+            Err(message) if last && !complete => {
+                notes.push(format!(
+                    "the last row (line {line}) has no line end and is incomplete ({message}); it was dropped"
+                ));
+                total -= 1;
+                continue;
+            }
+            Err(message) => return Err((Some(line), message)),
+        };
+        let result = match score {
+            Score::Finished(r) => r,
+            Score::Unfinished => {
+                unfinished += 1;
+                continue;
+            }
+        };
+        raws.push(Raw {
+            position,
+            line,
+            id: optional(columns.id).map(str::to_owned),
+            round: optional(columns.round).map(str::to_owned),
+            board: optional(columns.board).unwrap_or("").to_owned(),
+            game: optional(columns.game).unwrap_or("").to_owned(),
+            pair: optional(columns.pair).map(str::to_owned),
+            first,
+            second,
+            result,
+            termination: optional(columns.termination).and_then(|t| t.parse().ok()),
+            event: None,
+        });
+    }
+    Ok((raws, unfinished, total))
+}
+
+/// A CSV whose `game` column holds only numbers and that has no `game_id` column numbers its
+/// games there (arena's `game` is the game's name): those become the ids, not `game:` scopes.
+pub(super) fn numeric_game_column_is_an_id(raws: &mut [Raw], notes: &mut Vec<String>) {
+    let numeric = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
+    if raws.iter().all(|r| r.id.is_none()) && raws.iter().all(|r| numeric(&r.game)) {
+        for r in raws.iter_mut() {
+            r.id = Some(std::mem::take(&mut r.game));
+        }
+        notes.push("the `game` column holds numbers: read as game ids".into());
+    }
+}
