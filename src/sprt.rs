@@ -749,16 +749,8 @@ mod tests {
             first: first.into(),
             second: second.into(),
             result: result.into(),
-            termination: crate::record::Termination::Normal,
             plies: 10,
-            score_first: None,
-            score_second: None,
-            duration_ms: 0,
-            first_time_ms: 0,
-            second_time_ms: 0,
-            start_fen: String::new(),
-            moves: String::new(),
-            detail: String::new(),
+            ..GameRecord::default()
         }
     }
 

@@ -311,20 +311,15 @@ mod tests {
             round: 1,
             board: "a".into(),
             game: "awale".into(),
-            pair: 0,
             first: first.into(),
             second: second.into(),
             result: result.into(),
             termination: t,
             plies,
-            score_first: None,
-            score_second: None,
-            duration_ms: 0,
             first_time_ms: 30,
             second_time_ms: 20,
             start_fen: "4,4,4,4,4,4/4,4,4,4,4,4 0,0 1 no_capture".into(),
-            moves: String::new(),
-            detail: String::new(),
+            ..GameRecord::default()
         }
     }
 

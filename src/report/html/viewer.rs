@@ -266,15 +266,7 @@ mod tests {
             second: "b".into(),
             result: "1-0".into(),
             termination,
-            plies: 0,
-            score_first: None,
-            score_second: None,
-            duration_ms: 0,
-            first_time_ms: 0,
-            second_time_ms: 0,
-            start_fen: String::new(),
-            moves: String::new(),
-            detail: String::new(),
+            ..GameRecord::default()
         }
     }
 

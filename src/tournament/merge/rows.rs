@@ -115,20 +115,13 @@ mod tests {
             round: 1,
             board: board.name(),
             game: "awale".into(),
-            pair: 0,
             first: "a".into(),
             second: "b".into(),
             result: pos.outcome().unwrap().result_str().into(),
-            termination: Termination::Normal,
             plies: moves.len() as u32,
-            score_first: None,
-            score_second: None,
-            duration_ms: 0,
-            first_time_ms: 0,
-            second_time_ms: 0,
             start_fen: start,
             moves: moves.join(" "),
-            detail: String::new(),
+            ..GameRecord::default()
         }
     }
 
