@@ -226,6 +226,102 @@ fn report_rebuilds_with_a_bounded_sample_and_reads_moves_and_sprt() {
     assert_eq!(embedded(&doc).len(), records.len());
 }
 
+// See: issue 23, items 8 and 9 of "what a newcomer and a teacher tripped over".
+#[test]
+fn the_summary_quotes_the_first_failure_and_explains_the_flags() {
+    let dir = Dir::new();
+    let hostile = engine("hostile");
+    let path = dir.write(
+        "fail.yaml",
+        &format!(
+            "name: fail
+seed: 3
+rounds: 2
+time_control: {{ movetime_ms: 20 }}
+boards:
+  - {{ game: awale, pits: 4 }}
+engines:
+  - {{ name: random, command: {random} }}
+  - {{ name: cheat, command: {hostile}, args: [--illegal, --at, '3'] }}
+  - {{ name: noisy, command: sh, args: [-c, 'echo fatal: no weights >&2; exec {hostile} --crash --at 2'] }}
+output: {out}
+",
+            random = engine("random"),
+            out = dir.path("out").display(),
+        ),
+    );
+    let out = arena().arg("run").arg(&path).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let records = read_games(&dir.path("out/games.csv"));
+    let line = |engine: &str| {
+        stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("failures of {engine}: ")))
+            .unwrap_or_else(|| panic!("no failures line of {engine}: {stdout}"))
+            .to_owned()
+    };
+    // The first failure is quoted with its game id and the referee's detail (ply, rule).
+    let cheat = line("cheat");
+    let first = records
+        .iter()
+        .find(|r| r.termination.to_string() == "illegal_move")
+        .expect("an illegal move");
+    assert!(
+        cheat.contains(&format!(
+            "; first in game {}: {}",
+            first.game_id, first.detail
+        )),
+        "{cheat}"
+    );
+    assert!(
+        cheat.contains(" at ply ") && cheat.contains("illegal move"),
+        "{cheat}"
+    );
+    // Its stderr log is empty: not pointed at. The noisy engine's has a line: pointed at.
+    assert!(!cheat.contains("stderr:"), "{cheat}");
+    let noisy = line("noisy");
+    assert!(noisy.contains("crash"), "{noisy}");
+    assert!(noisy.contains("fatal: no weights"), "{noisy}");
+    assert!(
+        noisy.contains("noisy.w") && noisy.contains(".stderr.log"),
+        "{noisy}"
+    );
+
+    // Every flag shown in the table is explained once, on one legend line under it.
+    let table: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("rank"))
+        .skip(1)
+        .take_while(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(table.len(), 3, "{stdout}");
+    let legends: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("flags: "))
+        .collect();
+    let mut words: Vec<&str> = table
+        .iter()
+        .flat_map(|l| l.split_whitespace().skip(6))
+        .collect();
+    if table
+        .iter()
+        .any(|l| l.split_whitespace().nth(3) == Some("open"))
+    {
+        words.push("open");
+    }
+    assert!(
+        !words.is_empty(),
+        "a cheat and a crasher give flags: {stdout}"
+    );
+    assert_eq!(legends.len(), 1, "{stdout}");
+    for word in words {
+        assert!(
+            legends[0].contains(&format!("{word}: ")),
+            "{word}: {stdout}"
+        );
+    }
+}
+
 #[test]
 fn a_game_that_does_not_replay_is_shown_up_to_the_bad_ply_and_named() {
     let dir = Dir::new();
