@@ -815,7 +815,7 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     let no_new_games = AtomicBool::new(false);
     if let Some(s) = &sprt {
         if s.stopped() {
-            progress.println(&format!("{} (no new game)", s.status()));
+            progress.println("note: the SPRT was decided by the games already played: no new game");
         }
         progress.set_extra(s.short());
     }
@@ -860,12 +860,10 @@ pub fn run(mut plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         |event| match event {
             Event::Finished(record) => {
                 if let Some(s) = &mut sprt {
+                    // The decision is printed once, in the summary.
                     match s.add(&record) {
-                        Ok(Some(line)) => {
-                            no_new_games.store(true, Ordering::SeqCst);
-                            progress.println(&line);
-                        }
-                        Ok(None) => {}
+                        Ok(true) => no_new_games.store(true, Ordering::SeqCst),
+                        Ok(false) => {}
                         Err(e) => {
                             if write_error.is_none() {
                                 write_error = Some(e);
