@@ -322,6 +322,100 @@ output: {out}
     }
 }
 
+// See: issue 23, item 11 of "what a newcomer and a teacher tripped over".
+#[test]
+fn the_config_section_shows_the_test_adjudication_openings_and_libraries() {
+    let dir = Dir::new();
+    let path = dir.write(
+        "small.yaml",
+        &format!(
+            "name: small
+seed: 2
+time_control: {{ movetime_ms: 20 }}
+boards:
+  - {{ game: awale, pits: 4 }}
+engines:
+  - {{ name: random, command: {random} }}
+  - {{ name: greedy, command: {greedy} }}
+output: {out}
+",
+            random = engine("random"),
+            greedy = engine("greedy"),
+            out = dir.path("out").display(),
+        ),
+    );
+    arena().args(["run", "-q"]).arg(&path).assert().success();
+    // The keys such a run writes into config.resolved.yaml; the page only reads them.
+    let resolved = dir.path("out/config.resolved.yaml");
+    let mut config: serde_yaml::Value =
+        serde_yaml::from_str(&fs::read_to_string(&resolved).unwrap()).unwrap();
+    let extra: serde_yaml::Value = serde_yaml::from_str(
+        "sprt: { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05, model: normalized, pentanomial: true }
+adjudication: { resign: { score_cp: 1000, moves: 3 } }
+on_engine_failure: forfeit
+",
+    )
+    .unwrap();
+    for (k, v) in extra.as_mapping().unwrap() {
+        config[k.as_str().unwrap()] = v.clone();
+    }
+    config["boards"][0]["openings"] =
+        serde_yaml::from_str("{ file: openings/awale-4.txt, order: random }").unwrap();
+    let library: serde_yaml::Value = serde_yaml::from_str(
+        "{ name: walker, library: players/walker.so, directions: west3, restart: per_game }",
+    )
+    .unwrap();
+    config["engines"].as_sequence_mut().unwrap().push(library);
+    fs::write(&resolved, serde_yaml::to_string(&config).unwrap()).unwrap();
+    arena()
+        .arg("report")
+        .arg(dir.path("out"))
+        .assert()
+        .success();
+
+    let doc = Html::parse_document(&fs::read_to_string(dir.path("out/report.html")).unwrap());
+    let settings: Vec<(String, String)> = select(&doc, "#config table.kv tr")
+        .iter()
+        .map(|tr| {
+            let th: String = select_in(tr, "th")[0].text().collect();
+            let td: String = select_in(tr, "td")[0].text().collect();
+            (th, td)
+        })
+        .collect();
+    let value = |key: &str| {
+        settings
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| panic!("no {key} in {settings:?}"))
+    };
+    assert!(value("sprt").contains("elo1: 10") && value("sprt").contains("normalized"));
+    assert_eq!(
+        value("adjudication"),
+        "{resign: {score_cp: 1000, moves: 3}}"
+    );
+    assert_eq!(value("on_engine_failure"), "forfeit");
+    let openings: Vec<String> = select(&doc, "#config ul.boards code.openings")
+        .iter()
+        .map(|c| c.text().collect())
+        .collect();
+    assert_eq!(openings, ["{file: openings/awale-4.txt, order: random}"]);
+    let programs: Vec<String> = select(&doc, "#config table.engines td code")
+        .iter()
+        .map(|c| c.text().collect())
+        .collect();
+    assert_eq!(programs.len(), 3);
+    assert_eq!(
+        programs[2],
+        "library: players/walker.so, directions: west3 (restart: per_game)"
+    );
+}
+
+/// Elements under `element` matching `css`.
+fn select_in<'a>(element: &scraper::ElementRef<'a>, css: &str) -> Vec<scraper::ElementRef<'a>> {
+    element.select(&Selector::parse(css).unwrap()).collect()
+}
+
 #[test]
 fn a_game_that_does_not_replay_is_shown_up_to_the_bad_ply_and_named() {
     let dir = Dir::new();

@@ -106,8 +106,31 @@ fn flow(value: &serde_yaml::Value) -> String {
     }
 }
 
-/// The config summary: name, seed, rounds, format, time control, boards and engines with
-/// their commands, from `config.resolved.yaml`.
+/// Top-level keys of `config.resolved.yaml` shown in the config table, in this order (the
+/// boards and engines get their own lists). Keys at their default are absent from the file.
+const CONFIG_KEYS: [&str; 17] = [
+    "name",
+    "seed",
+    "rounds",
+    "format",
+    "gauntlet_engine",
+    "time_control",
+    "sprt",
+    "adjudication",
+    "confidence",
+    "anchor",
+    "restart",
+    "on_engine_failure",
+    "withdraw_after",
+    "handshake_timeout_ms",
+    "strict_options",
+    "record_moves",
+    "concurrency",
+];
+
+/// The config summary from `config.resolved.yaml`: the run's settings ([`CONFIG_KEYS`]), the
+/// boards (with their `openings` suite when they have one) and the engines with what runs
+/// them: command and arguments, or a library's `.so` path and its `directions`.
 fn config_summary(config: Option<&serde_yaml::Value>) -> String {
     let Some(config) = config else {
         return "<p class=\"note\">No config.resolved.yaml in this directory: the summary is \
@@ -116,17 +139,7 @@ fn config_summary(config: Option<&serde_yaml::Value>) -> String {
     };
     let get = |key: &str| config.get(key).filter(|v| !v.is_null());
     let mut out = String::from("<table class=\"kv\"><tbody>");
-    for key in [
-        "name",
-        "seed",
-        "rounds",
-        "format",
-        "gauntlet_engine",
-        "time_control",
-        "confidence",
-        "anchor",
-        "restart",
-    ] {
+    for key in CONFIG_KEYS {
         if let Some(v) = get(key) {
             let _ = write!(out, "<tr><th>{key}</th><td>{}</td></tr>", esc(&flow(v)));
         }
@@ -135,7 +148,15 @@ fn config_summary(config: Option<&serde_yaml::Value>) -> String {
     if let Some(serde_yaml::Value::Sequence(boards)) = get("boards") {
         out.push_str("<h3>Boards</h3><ul class=\"boards\">");
         for b in boards {
-            let _ = write!(out, "<li><code>{}</code></li>", esc(&flow(b)));
+            let _ = write!(out, "<li><code>{}</code>", esc(&flow(b)));
+            if let Some(openings) = b.get("openings").filter(|v| !v.is_null()) {
+                let _ = write!(
+                    out,
+                    " openings: <code class=\"openings\">{}</code>",
+                    esc(&flow(openings))
+                );
+            }
+            out.push_str("</li>");
         }
         out.push_str("</ul>");
     }
@@ -146,18 +167,11 @@ fn config_summary(config: Option<&serde_yaml::Value>) -> String {
         );
         for e in engines {
             let field = |k: &str| e.get(k).filter(|v| !v.is_null()).map(flow);
-            let mut command = field("command").unwrap_or_default();
-            if let Some(serde_yaml::Value::Sequence(args)) = e.get("args") {
-                for a in args {
-                    command.push(' ');
-                    command.push_str(&flow(a));
-                }
-            }
             let _ = write!(
                 out,
                 "<tr><td class=\"eng\">{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 esc(&field("name").unwrap_or_default()),
-                esc(&command),
+                esc(&engine_program(e)),
                 esc(&field("options").filter(|o| o != "{}").unwrap_or_default()),
                 esc(&field("games").unwrap_or_else(|| "all".to_owned())),
                 esc(&field("time_control").unwrap_or_else(|| "the tournament's".to_owned())),
@@ -166,6 +180,31 @@ fn config_summary(config: Option<&serde_yaml::Value>) -> String {
         out.push_str("</tbody></table>");
     }
     out
+}
+
+/// What runs an engine entry: `command args…`, or for a course library `library: PATH,
+/// directions: D` (its entry has no command), with its own `restart` when set.
+fn engine_program(entry: &serde_yaml::Value) -> String {
+    let field = |k: &str| entry.get(k).filter(|v| !v.is_null()).map(flow);
+    let mut text = match field("library") {
+        Some(library) => format!(
+            "library: {library}, directions: {}",
+            field("directions").unwrap_or_else(|| "?".to_owned())
+        ),
+        None => field("command").unwrap_or_default(),
+    };
+    if field("library").is_none() {
+        if let Some(serde_yaml::Value::Sequence(args)) = entry.get("args") {
+            for a in args {
+                text.push(' ');
+                text.push_str(&flow(a));
+            }
+        }
+    }
+    if let Some(restart) = field("restart") {
+        text.push_str(&format!(" (restart: {restart})"));
+    }
+    text
 }
 
 /// Builds the page for the games `records` of output directory `dir`, reading
