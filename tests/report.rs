@@ -416,6 +416,96 @@ fn select_in<'a>(element: &scraper::ElementRef<'a>, css: &str) -> Vec<scraper::E
     element.select(&Selector::parse(css).unwrap()).collect()
 }
 
+/// Where the viewer is once headless Chromium has loaded `page` at `fragment`: the page's
+/// scroll offset, the viewer's top in the window and the window's height (px), measured by a
+/// script added to a copy of the page after its own.
+fn viewer_position(page: &Path, fragment: &str) -> (f64, f64, f64) {
+    let chrome = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| {
+            std::process::Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .expect("this test needs Chromium: apt-get install chromium");
+    let probe = page.with_file_name("probe.html");
+    let html = fs::read_to_string(page).unwrap().replace(
+        "</body>",
+        "<script>window.addEventListener('load', function () { setTimeout(function () {\
+         var top = document.getElementById('viewer').getBoundingClientRect().top;\
+         document.body.setAttribute('data-probe', scrollY + ' ' + top + ' ' + innerHeight);\
+         }, 300); });</script></body>",
+    );
+    fs::write(&probe, html).unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+        ])
+        .args([
+            "--virtual-time-budget=3000",
+            "--window-size=1200,900",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("file://{}{fragment}", probe.display()))
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let at = dom.find("data-probe=\"").expect("the probe ran") + "data-probe=\"".len();
+    let values: Vec<f64> = dom[at..]
+        .split('"')
+        .next()
+        .unwrap()
+        .split(' ')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    (values[0], values[1], values[2])
+}
+
+// See: issue 23, item 12 of "what a newcomer and a teacher tripped over": a link to a game
+// opened directly showed the top of the page (for a game the page does not embed, always).
+#[test]
+fn a_link_to_a_game_opens_at_the_viewer() {
+    let dir = Dir::new();
+    let out = run_tournament(&dir);
+    let records = read_games(&out.join("games.csv"));
+    arena()
+        .arg("report")
+        .arg(&out)
+        .args(["--games", "3"])
+        .assert()
+        .success();
+    let page = out.join("report.html");
+    let doc = Html::parse_document(&fs::read_to_string(&page).unwrap());
+    let shown: Vec<u64> = embedded(&doc)
+        .iter()
+        .map(|g| g["id"].as_u64().unwrap())
+        .collect();
+    let missing = records
+        .iter()
+        .map(|r| r.game_id)
+        .find(|id| !shown.contains(id))
+        .expect("a game left out of the sample");
+    for fragment in [
+        format!("#game={}&ply=2", shown[1]),
+        format!("#game={missing}&ply=50"),
+    ] {
+        let (scrolled, top, height) = viewer_position(&page, &fragment);
+        assert!(scrolled > 0.0, "{fragment}: not scrolled");
+        assert!(
+            (0.0..height).contains(&top),
+            "{fragment}: the viewer is at {top} px in a {height} px window"
+        );
+    }
+    // Without a game in the link the page opens at its top.
+    assert_eq!(viewer_position(&page, "").0, 0.0);
+}
+
 #[test]
 fn a_game_that_does_not_replay_is_shown_up_to_the_bad_ply_and_named() {
     let dir = Dir::new();
