@@ -345,7 +345,7 @@ pub struct PlayArgs {
     #[arg(long, requires = "engine_name")]
     pub config: Option<PathBuf>,
     /// The engine's name: which engine of --config, or the name recorded for --engine (default:
-    /// the program's file name).
+    /// the engine's `id name`, else the program's file name).
     #[arg(long)]
     pub engine_name: Option<String>,
     /// The side you play.

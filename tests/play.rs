@@ -13,6 +13,11 @@ use util::{Dir, arena, engine, read_games};
 /// Runs `arena play` with `args` and the person's `input`, writing into `dir`; returns the exit
 /// code and stdout.
 fn play(dir: &Dir, args: &[&str], input: &str) -> (i32, String) {
+    play_bytes(dir, args, input.as_bytes().to_vec())
+}
+
+/// [`play`] with input that need not be text.
+fn play_bytes(dir: &Dir, args: &[&str], input: Vec<u8>) -> (i32, String) {
     let out = arena()
         .arg("play")
         .args(args)
@@ -229,6 +234,83 @@ fn bad_input_is_answered_and_resign_is_recorded() {
         "the undo took both plies back"
     );
     assert!(g.detail.contains("ada (first) resigned at ply 1"), "{g:?}");
+}
+
+// See: issue 23, audit item 9: a non-UTF-8 line was taken as the end of input, and a long
+// line was echoed back whole.
+#[test]
+fn a_line_that_is_not_text_or_too_long_is_refused_and_play_goes_on() {
+    let dir = Dir::new();
+    let random = engine("random");
+    let mut input = b"\xff\xfe bad bytes\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 1 << 20));
+    input.push(b'\n');
+    input.extend(b"resign\n");
+    let (code, out) = play_bytes(
+        &dir,
+        &[
+            "--board",
+            "{game: awale, pits: 4}",
+            "--engine",
+            &random,
+            "--seed",
+            "2",
+        ],
+        input,
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("that line is not UTF-8 text: ignored"),
+        "{out}"
+    );
+    assert!(
+        out.contains("a line of 1048576 bytes is not a move or a command"),
+        "{out}"
+    );
+    assert!(
+        out.len() < 10_000,
+        "the long line is not echoed: {} bytes",
+        out.len()
+    );
+    // The lines after them were read: the resign is recorded.
+    let rows = games(&dir);
+    assert_eq!(rows.len(), 1, "{out}");
+    assert_eq!(rows[0].termination, Termination::Resign);
+}
+
+// See: issue 23, item 13 of "what a newcomer and a teacher tripped over".
+#[test]
+fn the_engine_is_named_after_its_id_name_not_its_program() {
+    let dir = Dir::new();
+    let random = engine("random");
+    // The program is `sh`: the engine says `id name random`.
+    let script = dir.write("bot.sh", &format!("exec {random}\n"));
+    let args = |extra: &[&str]| {
+        let mut all = vec![
+            "--board".to_owned(),
+            "{game: awale, pits: 4}".to_owned(),
+            "--seed".to_owned(),
+            "2".to_owned(),
+        ];
+        all.extend(extra.iter().map(|s| (*s).to_owned()));
+        all
+    };
+    let script = script.display().to_string();
+    let with = args(&["--engine", "sh", &script]);
+    let refs: Vec<&str> = with.iter().map(String::as_str).collect();
+    let (code, out) = play(&dir, &refs, "resign\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("human (first, 1) vs random (second, 2)"),
+        "{out}"
+    );
+    assert_eq!(games(&dir)[0].second, "random");
+    // --engine-name still decides.
+    let with = args(&["--engine-name", "bot", "--engine", "sh", &script]);
+    let refs: Vec<&str> = with.iter().map(String::as_str).collect();
+    let (code, out) = play(&dir, &refs, "resign\n");
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(games(&dir)[1].second, "bot");
 }
 
 #[test]

@@ -226,6 +226,286 @@ fn report_rebuilds_with_a_bounded_sample_and_reads_moves_and_sprt() {
     assert_eq!(embedded(&doc).len(), records.len());
 }
 
+// See: issue 23, items 8 and 9 of "what a newcomer and a teacher tripped over".
+#[test]
+fn the_summary_quotes_the_first_failure_and_explains_the_flags() {
+    let dir = Dir::new();
+    let hostile = engine("hostile");
+    let path = dir.write(
+        "fail.yaml",
+        &format!(
+            "name: fail
+seed: 3
+rounds: 2
+time_control: {{ movetime_ms: 20 }}
+boards:
+  - {{ game: awale, pits: 4 }}
+engines:
+  - {{ name: random, command: {random} }}
+  - {{ name: cheat, command: {hostile}, args: [--illegal, --at, '3'] }}
+  - {{ name: noisy, command: sh, args: [-c, 'echo fatal: no weights >&2; exec {hostile} --crash --at 2'] }}
+output: {out}
+",
+            random = engine("random"),
+            out = dir.path("out").display(),
+        ),
+    );
+    let out = arena().arg("run").arg(&path).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let records = read_games(&dir.path("out/games.csv"));
+    let line = |engine: &str| {
+        stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("failures of {engine}: ")))
+            .unwrap_or_else(|| panic!("no failures line of {engine}: {stdout}"))
+            .to_owned()
+    };
+    // The first failure is quoted with its game id and the referee's detail (ply, rule).
+    let cheat = line("cheat");
+    let first = records
+        .iter()
+        .find(|r| r.termination.to_string() == "illegal_move")
+        .expect("an illegal move");
+    assert!(
+        cheat.contains(&format!(
+            "; first in game {}: {}",
+            first.game_id, first.detail
+        )),
+        "{cheat}"
+    );
+    assert!(
+        cheat.contains(" at ply ") && cheat.contains("illegal move"),
+        "{cheat}"
+    );
+    // Its stderr log is empty: not pointed at. The noisy engine's has a line: pointed at.
+    assert!(!cheat.contains("stderr:"), "{cheat}");
+    let noisy = line("noisy");
+    assert!(noisy.contains("crash"), "{noisy}");
+    assert!(noisy.contains("fatal: no weights"), "{noisy}");
+    assert!(
+        noisy.contains("noisy.w") && noisy.contains(".stderr.log"),
+        "{noisy}"
+    );
+
+    // Every flag shown in the table is explained once, on one legend line under it.
+    let table: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("rank"))
+        .skip(1)
+        .take_while(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(table.len(), 3, "{stdout}");
+    let legends: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("flags: "))
+        .collect();
+    let mut words: Vec<&str> = table
+        .iter()
+        .flat_map(|l| l.split_whitespace().skip(6))
+        .collect();
+    if table
+        .iter()
+        .any(|l| l.split_whitespace().nth(3) == Some("open"))
+    {
+        words.push("open");
+    }
+    assert!(
+        !words.is_empty(),
+        "a cheat and a crasher give flags: {stdout}"
+    );
+    assert_eq!(legends.len(), 1, "{stdout}");
+    for word in words {
+        assert!(
+            legends[0].contains(&format!("{word}: ")),
+            "{word}: {stdout}"
+        );
+    }
+}
+
+// See: issue 23, item 11 of "what a newcomer and a teacher tripped over".
+#[test]
+fn the_config_section_shows_the_test_adjudication_openings_and_libraries() {
+    let dir = Dir::new();
+    let path = dir.write(
+        "small.yaml",
+        &format!(
+            "name: small
+seed: 2
+time_control: {{ movetime_ms: 20 }}
+boards:
+  - {{ game: awale, pits: 4 }}
+engines:
+  - {{ name: random, command: {random} }}
+  - {{ name: greedy, command: {greedy} }}
+output: {out}
+",
+            random = engine("random"),
+            greedy = engine("greedy"),
+            out = dir.path("out").display(),
+        ),
+    );
+    arena().args(["run", "-q"]).arg(&path).assert().success();
+    // The keys such a run writes into config.resolved.yaml; the page only reads them.
+    let resolved = dir.path("out/config.resolved.yaml");
+    let mut config: serde_yaml::Value =
+        serde_yaml::from_str(&fs::read_to_string(&resolved).unwrap()).unwrap();
+    let extra: serde_yaml::Value = serde_yaml::from_str(
+        "sprt: { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05, model: normalized, pentanomial: true }
+adjudication: { resign: { score_cp: 1000, moves: 3 } }
+on_engine_failure: forfeit
+",
+    )
+    .unwrap();
+    for (k, v) in extra.as_mapping().unwrap() {
+        config[k.as_str().unwrap()] = v.clone();
+    }
+    config["boards"][0]["openings"] =
+        serde_yaml::from_str("{ file: openings/awale-4.txt, order: random }").unwrap();
+    let library: serde_yaml::Value = serde_yaml::from_str(
+        "{ name: walker, library: players/walker.so, directions: west3, restart: per_game }",
+    )
+    .unwrap();
+    config["engines"].as_sequence_mut().unwrap().push(library);
+    fs::write(&resolved, serde_yaml::to_string(&config).unwrap()).unwrap();
+    arena()
+        .arg("report")
+        .arg(dir.path("out"))
+        .assert()
+        .success();
+
+    let doc = Html::parse_document(&fs::read_to_string(dir.path("out/report.html")).unwrap());
+    let settings: Vec<(String, String)> = select(&doc, "#config table.kv tr")
+        .iter()
+        .map(|tr| {
+            let th: String = select_in(tr, "th")[0].text().collect();
+            let td: String = select_in(tr, "td")[0].text().collect();
+            (th, td)
+        })
+        .collect();
+    let value = |key: &str| {
+        settings
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| panic!("no {key} in {settings:?}"))
+    };
+    assert!(value("sprt").contains("elo1: 10") && value("sprt").contains("normalized"));
+    assert_eq!(
+        value("adjudication"),
+        "{resign: {score_cp: 1000, moves: 3}}"
+    );
+    assert_eq!(value("on_engine_failure"), "forfeit");
+    let openings: Vec<String> = select(&doc, "#config ul.boards code.openings")
+        .iter()
+        .map(|c| c.text().collect())
+        .collect();
+    assert_eq!(openings, ["{file: openings/awale-4.txt, order: random}"]);
+    let programs: Vec<String> = select(&doc, "#config table.engines td code")
+        .iter()
+        .map(|c| c.text().collect())
+        .collect();
+    assert_eq!(programs.len(), 3);
+    assert_eq!(
+        programs[2],
+        "library: players/walker.so, directions: west3 (restart: per_game)"
+    );
+}
+
+/// Elements under `element` matching `css`.
+fn select_in<'a>(element: &scraper::ElementRef<'a>, css: &str) -> Vec<scraper::ElementRef<'a>> {
+    element.select(&Selector::parse(css).unwrap()).collect()
+}
+
+/// Where the viewer is once headless Chromium has loaded `page` at `fragment`: the page's
+/// scroll offset, the viewer's top in the window and the window's height (px), measured by a
+/// script added to a copy of the page after its own.
+fn viewer_position(page: &Path, fragment: &str) -> (f64, f64, f64) {
+    let chrome = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| {
+            std::process::Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .expect("this test needs Chromium: apt-get install chromium");
+    let probe = page.with_file_name("probe.html");
+    let html = fs::read_to_string(page).unwrap().replace(
+        "</body>",
+        "<script>window.addEventListener('load', function () { setTimeout(function () {\
+         var top = document.getElementById('viewer').getBoundingClientRect().top;\
+         document.body.setAttribute('data-probe', scrollY + ' ' + top + ' ' + innerHeight);\
+         }, 300); });</script></body>",
+    );
+    fs::write(&probe, html).unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+        ])
+        .args([
+            "--virtual-time-budget=3000",
+            "--window-size=1200,900",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("file://{}{fragment}", probe.display()))
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let at = dom.find("data-probe=\"").expect("the probe ran") + "data-probe=\"".len();
+    let values: Vec<f64> = dom[at..]
+        .split('"')
+        .next()
+        .unwrap()
+        .split(' ')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    (values[0], values[1], values[2])
+}
+
+// See: issue 23, item 12 of "what a newcomer and a teacher tripped over": a link to a game
+// opened directly showed the top of the page (for a game the page does not embed, always).
+#[test]
+fn a_link_to_a_game_opens_at_the_viewer() {
+    let dir = Dir::new();
+    let out = run_tournament(&dir);
+    let records = read_games(&out.join("games.csv"));
+    arena()
+        .arg("report")
+        .arg(&out)
+        .args(["--games", "3"])
+        .assert()
+        .success();
+    let page = out.join("report.html");
+    let doc = Html::parse_document(&fs::read_to_string(&page).unwrap());
+    let shown: Vec<u64> = embedded(&doc)
+        .iter()
+        .map(|g| g["id"].as_u64().unwrap())
+        .collect();
+    let missing = records
+        .iter()
+        .map(|r| r.game_id)
+        .find(|id| !shown.contains(id))
+        .expect("a game left out of the sample");
+    for fragment in [
+        format!("#game={}&ply=2", shown[1]),
+        format!("#game={missing}&ply=50"),
+    ] {
+        let (scrolled, top, height) = viewer_position(&page, &fragment);
+        assert!(scrolled > 0.0, "{fragment}: not scrolled");
+        assert!(
+            (0.0..height).contains(&top),
+            "{fragment}: the viewer is at {top} px in a {height} px window"
+        );
+    }
+    // Without a game in the link the page opens at its top.
+    assert_eq!(viewer_position(&page, "").0, 0.0);
+}
+
 #[test]
 fn a_game_that_does_not_replay_is_shown_up_to_the_bad_ply_and_named() {
     let dir = Dir::new();

@@ -1,17 +1,13 @@
-//! SPRT through the binary: an early stop with H1 for a real strength difference, never H1 for
-//! an engine against itself, resume of a decided or interrupted test, config errors and the
-//! `arena sprt` calculator.
+//! SPRT through the binary: an early stop with H1 for a real strength difference, H0 at a known
+//! pair for an engine against itself, resume of a decided or interrupted test (interruptions
+//! written from a full run's rows, so nothing depends on timing), config errors and the `arena
+//! sprt` calculator.
 
 mod util;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::thread;
-use std::time::{Duration, Instant};
 
-use nix::sys::signal::{Signal, kill};
-use nix::unistd::Pid;
 use util::{Dir, arena, engine, read_games};
 
 /// A match of `first` against `second` on Awale 6 with an SPRT.
@@ -91,12 +87,13 @@ fn a_strong_engine_is_accepted_early_and_a_resume_stops_at_once() {
         .expect("a row crosses the upper bound");
     // The bounds are Wald's for alpha = beta = 0.05.
     assert!((rows[0].4 - 19f64.ln()).abs() < 1e-3 && (rows[0].3 + 19f64.ln()).abs() < 1e-3);
-    // Pairs counted one by one, every game recorded (also those finished after the crossing,
-    // one leg of a pair at most left alone); the decision is the first crossing's.
+    // Pairs counted one by one up to the decision, which ends the trace: the games in flight
+    // then are recorded but not counted.
     for (i, r) in rows.iter().enumerate() {
         assert_eq!((r.0, r.1), (i as u64 + 1, 2 * (i as u64 + 1)));
     }
-    assert!(rows.last().unwrap().1 + 1 >= games.len() as u64);
+    assert_eq!(crossing, rows.len() - 1, "{rows:?}");
+    assert!(rows[crossing].1 <= games.len() as u64);
     assert!(
         stdout.contains(&format!("H1 accepted after {} games", rows[crossing].1)),
         "{stdout}"
@@ -110,68 +107,146 @@ fn a_strong_engine_is_accepted_early_and_a_resume_stops_at_once() {
     assert_eq!(trace(&dir.path("h1/sprt.csv")), rows);
 }
 
-#[test]
-fn an_engine_against_itself_is_never_accepted_as_stronger() {
-    let dir = Dir::new();
+/// Two copies of the deterministic `alphabeta` (depth 2) on Awale 6 from 4-ply random
+/// openings, 12 rounds: both legs of a pair are the same game with the names swapped, so
+/// every pair scores exactly 1–1, whatever order the games finish in. Under `[0, 120]`
+/// logistic the LLR after n such pairs is about −0.40·n: −2.82 after 7, −3.22 after 8, so the
+/// test accepts H0 at exactly the 8th pair (16 games). `sprt` is `None` for the same
+/// tournament without the test (every game played).
+fn self_play(dir: &Dir, out: &str, sprt: Option<&str>, concurrency: u32) -> PathBuf {
     let ab = engine("alphabeta");
-    let engines =
-        format!("  - {{ name: new, command: {ab} }}\n  - {{ name: old, command: {ab} }}\n");
-    let path = config(&dir, "self", &engines, "{ elo0: 0, elo1: 20 }", 12);
-    let out = arena().arg("run").arg(&path).assert().success();
-    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(!stdout.contains("H1 accepted"), "{stdout}");
-    assert!(
-        stdout.contains("H0 accepted") || read_games(&dir.path("self/games.csv")).len() == 24,
-        "{stdout}"
-    );
-    let rows = trace(&dir.path("self/sprt.csv"));
-    assert!(rows.iter().all(|r| r.2 < r.4), "{rows:?}");
+    dir.write(
+        &format!("{out}.yaml"),
+        &format!(
+            "name: sprt
+seed: 11
+rounds: 12
+concurrency: {concurrency}
+time_control: {{ depth: 2 }}
+boards:
+  - {{ game: awale, pits: 6, random_opening_plies: 4 }}
+engines:
+  - {{ name: new, command: {ab} }}
+  - {{ name: old, command: {ab} }}
+{sprt}output: {out}
+",
+            sprt = sprt.map_or_else(String::new, |s| format!("sprt: {s}\n")),
+            out = dir.path(out).display(),
+        ),
+    )
 }
 
+const SELF_SPRT: &str = "{ elo0: 0, elo1: 120, model: logistic }";
+
+fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+}
+
+/// Lines of a games.csv: the header and the rows, as text.
+fn csv_lines(path: &Path) -> Vec<String> {
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+// See: issue 23, audit item 13 (it accepted "H0, or all 24 games played").
 #[test]
-fn an_interrupted_sprt_resumes_to_a_decision() {
+fn an_engine_against_itself_is_rejected_at_a_known_pair() {
     let dir = Dir::new();
-    let path = config(
-        &dir,
-        "int",
-        &strong_vs_random(),
-        "{ elo0: 0, elo1: 100, model: logistic, pentanomial: false }",
-        100,
-    );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["run", "-q"])
-        .arg(&path)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let games = dir.path("int/games.csv");
-    let started = Instant::now();
-    while fs::read_to_string(&games).map_or(0, |t| t.lines().count()) < 4
-        && child.try_wait().unwrap().is_none()
-    {
-        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
-        thread::sleep(Duration::from_millis(20));
-    }
-    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
-    let status = child.wait().unwrap();
-    let partial = read_games(&games).len();
-    // Interrupted (130), or already decided (0): a decision can land between the 4th game and
-    // the signal on a loaded machine, and the games in flight then still finish under Ctrl-C.
-    assert!(matches!(status.code(), Some(0 | 130)), "{status:?}");
+    let path = self_play(&dir, "self", Some(SELF_SPRT), 2);
     let out = arena().arg("run").arg(&path).assert().success();
-    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert!(stdout.contains("H1 accepted"), "{stdout}");
-    let all = read_games(&games).len();
-    assert!(all >= partial && all < 200, "{partial} then {all} games");
-    // Trinomial: one row per game pair still, each counting both games (a lone leg played
-    // after the decision is recorded, not counted).
-    let rows = trace(&dir.path("int/sprt.csv"));
-    let counted = rows.last().unwrap().1;
+    let stdout = stdout_of(&out);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(
-        counted == all as u64 || counted + 1 == all as u64,
-        "{counted} of {all}"
+        stdout
+            .contains("SPRT [0, 120] logistic: LLR -3.22 (-2.94, 2.94) H0 accepted after 16 games"),
+        "{stdout}"
     );
+    // One decision line in all (issue 23, item 10): not on stderr as well.
+    assert_eq!(stdout.matches("accepted").count(), 1, "{stdout}");
+    assert!(!stderr.contains("accepted"), "{stderr}");
+    // The test stops counting at its decision: sprt.csv ends there, whatever was in flight.
+    let rows = trace(&dir.path("self/sprt.csv"));
+    assert_eq!(rows.len(), 8, "{rows:?}");
+    assert_eq!((rows[7].0, rows[7].1), (8, 16));
+    assert!(rows[7].2 <= rows[7].3 && rows[6].2 > rows[6].3, "{rows:?}");
+    // The report gives the same count.
+    let html = fs::read_to_string(dir.path("self/report.html")).unwrap();
+    assert!(
+        html.contains("H0 accepted after 16 games (8 pairs)"),
+        "report.html"
+    );
+    // More games may be recorded (in flight, or finished before the run saw the decision).
+    assert!(read_games(&dir.path("self/games.csv")).len() >= 16);
+}
+
+/// An output directory of the SPRT tournament whose games.csv holds `rows` (of the same
+/// schedule), as a run interrupted with those games finished leaves it.
+fn interrupted_at(dir: &Dir, name: &str, header: &str, rows: &[&String]) -> PathBuf {
+    let path = self_play(dir, name, Some(SELF_SPRT), 1);
+    // The other files of a run of this config (config.resolved.yaml, plays.yaml…).
+    arena().args(["run", "-q"]).arg(&path).assert().success();
+    let mut text = format!("{header}\n");
+    for row in rows {
+        text.push_str(row);
+        text.push('\n');
+    }
+    fs::write(dir.path(&format!("{name}/games.csv")), text).unwrap();
+    fs::remove_file(dir.path(&format!("{name}/moves.csv"))).ok();
+    path
+}
+
+// See: issue 23, audit item 5: Ctrl-C after the decision, with a game in flight, left a
+// sprt.csv without the pair that game completed in a run that was not interrupted.
+// Deterministic: the interrupted directories are written from the rows of a full run.
+#[test]
+fn an_interrupted_sprt_resumes_to_the_uninterrupted_trace() {
+    let dir = Dir::new();
+    // Every game of the schedule, in order: pair p is rows 2p and 2p + 1.
+    let full = self_play(&dir, "full", None, 1);
+    arena().args(["run", "-q"]).arg(&full).assert().success();
+    let lines = csv_lines(&dir.path("full/games.csv"));
+    let (header, rows) = (&lines[0], &lines[1..]);
+    assert_eq!(rows.len(), 24);
+    let pair = |p: usize| [&rows[2 * p], &rows[2 * p + 1]];
+
+    // Uninterrupted: pair 8's first leg finished early, pair 7 decided (the 8th pair), and
+    // pair 8's second leg was in flight then and finished after the decision.
+    let mut finished: Vec<&String> = (0..7).flat_map(pair).collect();
+    finished.push(pair(8)[0]);
+    finished.extend(pair(7));
+    finished.push(pair(8)[1]);
+    let whole = interrupted_at(&dir, "whole", header, &finished);
+    // Interrupted: Ctrl-C killed that last game in flight.
+    let cut = interrupted_at(&dir, "cut", header, &finished[..finished.len() - 1]);
+    // Interrupted long before the decision: the resume plays on to it.
+    let early = interrupted_at(&dir, "early", header, &finished[..5]);
+
+    let mut traces = Vec::new();
+    for (path, name, games) in [(&whole, "whole", 18), (&cut, "cut", 17)] {
+        let out = arena().arg("run").arg(path).assert().success();
+        assert!(
+            stdout_of(&out).contains("H0 accepted after 16 games"),
+            "{name}"
+        );
+        // A decided test starts no game.
+        assert_eq!(
+            read_games(&dir.path(&format!("{name}/games.csv"))).len(),
+            games
+        );
+        traces.push(fs::read_to_string(dir.path(&format!("{name}/sprt.csv"))).unwrap());
+    }
+    let out = arena().arg("run").arg(&early).assert().success();
+    assert!(stdout_of(&out).contains("H0 accepted after 16 games"));
+    traces.push(fs::read_to_string(dir.path("early/sprt.csv")).unwrap());
+    assert_eq!(traces[0].lines().count(), 1 + 8, "{}", traces[0]);
+    assert_eq!(
+        traces[0], traces[1],
+        "the cut game's pair is not in the test either"
+    );
+    assert_eq!(traces[0], traces[2]);
 }
 
 #[test]

@@ -145,7 +145,11 @@ leaves without recording it.";
 
 /// The engine to play and how.
 struct Opponent {
+    /// The name recorded: the config's or --engine-name, else the engine's `id name` once
+    /// it has answered (the program's file name until then, and for the stderr log).
     name: String,
+    /// Whether the name was given (config, --engine-name) rather than taken from the engine.
+    named: bool,
     launch: Launch,
     /// `setoption` pairs sent after the handshake, from the config.
     options: BTreeMap<String, String>,
@@ -201,6 +205,7 @@ fn opponent(args: &PlayArgs, cwd: &Path) -> Result<Opponent, Stop> {
             .map_err(|e| Stop(BAD_CONFIG, format!("{file}: engine {wanted}: {e}")))?;
         return Ok(Opponent {
             name: spec.name.clone(),
+            named: true,
             launch: Launch {
                 program,
                 args: spec.args.clone(),
@@ -242,6 +247,7 @@ fn opponent(args: &PlayArgs, cwd: &Path) -> Result<Opponent, Stop> {
     };
     Ok(Opponent {
         name,
+        named: args.engine_name.is_some(),
         launch: Launch {
             program,
             args: engine_args.to_vec(),
@@ -383,44 +389,36 @@ pub fn play(args: &PlayArgs) -> ExitCode {
     finish(play_game(args))
 }
 
+/// `arena play`'s story: the board, the output directory, the engine started and named, the
+/// game played at the prompt, its result shown and recorded.
 fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
     let cwd = std::env::current_dir()
         .map_err(|e| Stop(FAILED, format!("cannot read the current directory: {e}")))?;
     let mut opponent = opponent(args, &cwd)?;
-    let spec: BoardSpec = match (&args.board, &opponent.board) {
-        (Some(yaml), _) => {
-            serde_yaml::from_str(yaml).map_err(|e| Stop(BAD_CONFIG, format!("--board: {e}")))?
-        }
-        (None, Some(board)) => board.clone(),
-        (None, None) => return Err(Stop(BAD_CONFIG, "give the board with --board".into())),
-    };
+    let (spec, seed, start) = board(args, &opponent)?;
     check_name("--name", &args.name)?;
-    check_name("engine name", &opponent.name)?;
-    if args.name == opponent.name {
-        return Err(Stop(
-            BAD_CONFIG,
-            format!(
-                "you and the engine are both called `{}`: give --name",
-                args.name
-            ),
-        ));
+    if opponent.named {
+        check_names(&args.name, &opponent.name)?;
     }
-    let seed = args.seed.unwrap_or_else(drawn_seed);
-    let start = spec
-        .start_position(seed)
-        .map_err(|e| Stop(BAD_CONFIG, format!("--board: {e}")))?;
-    let games_path = args.output.join(files::GAMES);
-    // A games.csv that cannot be read is found now, not after the game.
-    next_id(&games_path)?;
-    let logs = args.output.join("logs");
-    std::fs::create_dir_all(&logs)
-        .map_err(|e| Stop(FAILED, format!("{}: cannot create: {e}", logs.display())))?;
-    opponent.launch.stderr_log = Some(logs.join(format!("{}.stderr.log", opponent.name)));
-
+    let games_path = prepare_output(args, &mut opponent)?;
     let ansi = use_colour(args.no_color);
     let human = match args.human {
         HumanSide::First => Side::First,
         HumanSide::Second => Side::Second,
+    };
+
+    install_interrupt();
+    let mut engine = Engine::spawn(&opponent.launch)
+        .map_err(|e| Stop(FAILED, format!("engine {}: {e}", opponent.name)))?;
+    ENGINE_GROUP.store(engine.pid() as i32, Ordering::SeqCst);
+    let started = start_engine(&mut engine, &mut opponent, spec.kind(), &args.name);
+    let identity = match started {
+        Ok(identity) => identity,
+        Err(stop) => {
+            engine.quit();
+            ENGINE_GROUP.store(0, Ordering::SeqCst);
+            return Err(stop);
+        }
     };
     let names = BySide::from_fn(|side| {
         if side == human {
@@ -429,13 +427,6 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
             opponent.name.clone()
         }
     });
-
-    install_interrupt();
-    let mut engine = Engine::spawn(&opponent.launch)
-        .map_err(|e| Stop(FAILED, format!("engine {}: {e}", opponent.name)))?;
-    ENGINE_GROUP.store(engine.pid() as i32, Ordering::SeqCst);
-    let identity = start_engine(&mut engine, &opponent, spec.kind())?;
-
     println!(
         "{} on {} (seed {seed}): {} (first, 1) vs {} (second, 2); {} plays at {}",
         bold("arena play", ansi),
@@ -448,61 +439,134 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
     println!("{COMMANDS}");
     println!("{}", wrap(&format!("Moves: {}", start.move_help()), WIDTH));
 
-    let game_id = next_id(&games_path)?;
+    let table = Table {
+        spec: &spec,
+        seed,
+        start: &start,
+        human,
+        names: &names,
+        ansi,
+    };
+    let clock = Instant::now();
+    let (game, end) = play_at_prompt(&table, &mut engine, &opponent, &identity, &games_path)?;
+    engine.quit();
+    ENGINE_GROUP.store(0, Ordering::SeqCst);
+
+    let Some(record) = game_record(&game, end, human, &names) else {
+        println!("game left unfinished: not recorded (`resign` records a loss)");
+        return Ok(DONE);
+    };
+    show_result(&game, &record, &table);
+    save(args, &games_path, record, &game, &table, clock.elapsed())?;
+    Ok(DONE)
+}
+
+/// The board, its seed (given or drawn) and its start position: `--board`, else the config's
+/// first board.
+fn board(args: &PlayArgs, opponent: &Opponent) -> Result<(BoardSpec, u64, AnyPosition), Stop> {
+    let spec: BoardSpec = match (&args.board, &opponent.board) {
+        (Some(yaml), _) => {
+            serde_yaml::from_str(yaml).map_err(|e| Stop(BAD_CONFIG, format!("--board: {e}")))?
+        }
+        (None, Some(board)) => board.clone(),
+        (None, None) => return Err(Stop(BAD_CONFIG, "give the board with --board".into())),
+    };
+    let seed = args.seed.unwrap_or_else(drawn_seed);
+    let start = spec
+        .start_position(seed)
+        .map_err(|e| Stop(BAD_CONFIG, format!("--board: {e}")))?;
+    Ok((spec, seed, start))
+}
+
+/// Checks that the output's games.csv can be read (now, not after the game) and creates the
+/// logs folder, where the engine's stderr goes; returns the games.csv path.
+fn prepare_output(args: &PlayArgs, opponent: &mut Opponent) -> Result<std::path::PathBuf, Stop> {
+    let games_path = args.output.join(files::GAMES);
+    next_id(&games_path)?;
+    let logs = args.output.join("logs");
+    std::fs::create_dir_all(&logs)
+        .map_err(|e| Stop(FAILED, format!("{}: cannot create: {e}", logs.display())))?;
+    opponent.launch.stderr_log = Some(logs.join(format!("{}.stderr.log", opponent.name)));
+    Ok(games_path)
+}
+
+/// What the game at the terminal is played with (set once it starts).
+struct Table<'a> {
+    spec: &'a BoardSpec,
+    seed: u64,
+    start: &'a AnyPosition,
+    human: Side,
+    names: &'a BySide<String>,
+    ansi: bool,
+}
+
+/// Plays the game: the engine's side through the referee's path, the person's at the prompt
+/// on stdin; returns the game and how it ended.
+fn play_at_prompt(
+    table: &Table<'_>,
+    engine: &mut Engine,
+    opponent: &Opponent,
+    identity: &Identity,
+    games_path: &Path,
+) -> Result<(Game, End), Stop> {
+    let game_id = next_id(games_path)?;
     let fixture = Fixture {
         id: game_id,
         board: 0,
         round: 1,
         pair: game_id,
         leg: 0,
-        players: BySide::from_fn(|side| usize::from(side != human)),
-        engine_seed: seed >> 1,
+        players: BySide::from_fn(|side| usize::from(side != table.human)),
+        engine_seed: table.seed >> 1,
     };
-    let board_name = spec.name();
+    let board_name = table.spec.name();
     let setup = Setup {
         fixture: &fixture,
         board_name: &board_name,
-        game: spec.kind(),
-        start: &start,
-        max_plies: spec.max_plies(),
+        game: table.spec.kind(),
+        start: table.start,
+        max_plies: table.spec.max_plies(),
         ready_timeout: Duration::from_millis(HANDSHAKE_MS),
         record_moves: false,
         adjudication: None,
     };
     let mut seat = Seat {
-        engine: &mut engine,
+        engine,
         name: &opponent.name,
-        identity: &identity,
+        identity,
         time_control: opponent.time_control,
     };
     let mut game = Game {
-        pos: start.clone(),
-        start: start.clone(),
+        pos: table.start.clone(),
+        start: table.start.clone(),
         plies: Vec::new(),
         time_control: opponent.time_control,
     };
-    let started = Instant::now();
-    let end = match referee::prepare(&mut seat, human.other(), &setup) {
+    let end = match referee::prepare(&mut seat, table.human.other(), &setup) {
         Err(fault) => End::Engine(fault),
         Ok(()) => {
             let stdin = io::stdin();
             let mut input = stdin.lock();
             drive(
-                &mut game, &mut seat, &setup, human, &names, &mut input, ansi,
+                &mut game,
+                &mut seat,
+                &setup,
+                table.human,
+                table.names,
+                &mut input,
+                table.ansi,
             )
         }
     };
-    engine.quit();
-    ENGINE_GROUP.store(0, Ordering::SeqCst);
+    Ok((game, end))
+}
 
-    let Some(mut record) = game_record(&game, end, human, &names) else {
-        println!("game left unfinished: not recorded (`resign` records a loss)");
-        return Ok(DONE);
-    };
-    print!("{}", game.pos.render(ansi));
+/// Prints the final board and `game over: you win (normal, 25-23)` with the detail.
+fn show_result(game: &Game, record: &GameRecord, table: &Table<'_>) {
+    print!("{}", game.pos.render(table.ansi));
     let verdict = match Outcome::from_result_str(&record.result) {
-        Some(Outcome::Decisive { winner }) if winner == human => "you win".to_owned(),
-        Some(Outcome::Decisive { winner }) => format!("{} wins", names[winner]),
+        Some(Outcome::Decisive { winner }) if winner == table.human => "you win".to_owned(),
+        Some(Outcome::Decisive { winner }) => format!("{} wins", table.names[winner]),
         _ => "a draw".to_owned(),
     };
     let tally = match (record.score_first, record.score_second) {
@@ -516,16 +580,27 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
     };
     println!(
         "{}: {verdict} ({}{tally}){detail}",
-        bold("game over", ansi),
+        bold("game over", table.ansi),
         record.termination
     );
-    // Another `arena play` may have written in the meantime: take the id now.
-    let game_id = next_id(&games_path)?;
+}
+
+/// Appends the game to games.csv (under the next free id: another `arena play` may have
+/// written meanwhile) and its plies to moves.csv, and says how to replay it.
+fn save(
+    args: &PlayArgs,
+    games_path: &Path,
+    mut record: GameRecord,
+    game: &Game,
+    table: &Table<'_>,
+    duration: Duration,
+) -> Result<(), Stop> {
+    let game_id = next_id(games_path)?;
     record.game_id = game_id;
     record.pair = game_id;
-    record.board = board_name;
-    record.duration_ms = round_ms(started.elapsed());
-    files::GamesWriter::append(&games_path)
+    record.board = table.spec.name();
+    record.duration_ms = round_ms(duration);
+    files::GamesWriter::append(games_path)
         .and_then(|mut w| w.write(&record))
         .map_err(|e| Stop(FAILED, e.to_string()))?;
     let rows: Vec<MoveRow<'_>> = game
@@ -535,7 +610,7 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
         .map(|(i, p)| MoveRow {
             ply: i + 1,
             side: p.side,
-            player: &names[p.side],
+            player: &table.names[p.side],
             text: &p.text,
             time_ms: round_ms(p.elapsed),
             info: p.info.as_ref(),
@@ -548,7 +623,7 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
         games_path.display(),
         games_path.display()
     );
-    Ok(DONE)
+    Ok(())
 }
 
 /// The games.csv row of a game that ended with `end`, as the referee would write it (result
@@ -619,16 +694,29 @@ fn game_record(game: &Game, end: End, human: Side, names: &BySide<String>) -> Op
     })
 }
 
-/// Handshake, the config's options, and a check that the engine plays the game.
+/// Handshake, the engine's name (its `id name` unless one was given), the config's options,
+/// and a check that the engine plays the game.
 fn start_engine(
     engine: &mut Engine,
-    opponent: &Opponent,
+    opponent: &mut Opponent,
     game: GameKind,
+    person: &str,
 ) -> Result<Identity, Stop> {
-    let name = &opponent.name;
     let identity = engine
         .handshake(Duration::from_millis(HANDSHAKE_MS))
-        .map_err(|e| Stop(FAILED, format!("engine {name}: handshake failed: {e}")))?;
+        .map_err(|e| {
+            Stop(
+                FAILED,
+                format!("engine {}: handshake failed: {e}", opponent.name),
+            )
+        })?;
+    if !opponent.named {
+        if let Some(id) = identity.name.as_deref().and_then(usable_name) {
+            opponent.name = id;
+        }
+        check_names(person, &opponent.name)?;
+    }
+    let name = &opponent.name;
     if let Some(decl) = identity.option(protocol::VARIANT_OPTION) {
         if !decl.vars.iter().any(|v| v == game.name()) {
             return Err(Stop(
@@ -651,6 +739,35 @@ fn start_engine(
     Ok(identity)
 }
 
+/// The engine's name is one games.csv can hold and is not the person's.
+fn check_names(person: &str, engine: &str) -> Result<(), Stop> {
+    check_name("engine name", engine)?;
+    if person == engine {
+        return Err(Stop(
+            BAD_CONFIG,
+            format!("you and the engine are both called `{person}`: give --name"),
+        ));
+    }
+    Ok(())
+}
+
+/// An engine's `id name` as a name for games.csv: trimmed, the characters a name may not
+/// hold (`/ \\ , "`) replaced by `-`; `None` when nothing is left.
+fn usable_name(id: &str) -> Option<String> {
+    let name: String = id
+        .trim()
+        .chars()
+        .map(|c| {
+            if matches!(c, '/' | '\\' | ',' | '"') {
+                '-'
+            } else {
+                c
+            }
+        })
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
 /// Plays until the game ends, the person resigns or leaves.
 fn drive(
     game: &mut Game,
@@ -670,44 +787,11 @@ fn drive(
         if game.plies.len() as u32 >= setup.max_plies {
             return End::Rules(Termination::MaxPlies);
         }
-        let ply = game.plies.len() + 1;
-        let side = game.pos.side_to_move();
-        if side != human {
-            let (mut clocks, mut used) = game.clocks();
-            let before = used[side];
-            if ansi {
-                // Overwritten by the move once it comes (terminals only).
-                print!("{} ({side}) is thinking…\r", names[side]);
-                let _ = io::stdout().flush();
+        if game.pos.side_to_move() != human {
+            if let Err(fault) = engine_turn(game, seat, names, ansi) {
+                return End::Engine(fault);
             }
-            let mut info_line = String::new();
-            match referee::engine_move_keeping_info(
-                seat,
-                &mut clocks,
-                &mut used,
-                &game.position_line(),
-                &mut game.pos,
-                ply,
-                Some(&mut info_line),
-            ) {
-                Ok(text) => {
-                    let elapsed = used[side] - before;
-                    let clear = if ansi { "\x1b[2K" } else { "" };
-                    println!(
-                        "{clear}{} ({side}) plays {text} ({} ms)",
-                        names[side],
-                        round_ms(elapsed)
-                    );
-                    game.plies.push(Ply {
-                        text,
-                        side,
-                        elapsed,
-                        info: referee::parse_info(&info_line),
-                    });
-                    show_board = true;
-                }
-                Err(fault) => return End::Engine(fault),
-            }
+            show_board = true;
             continue;
         }
         if show_board {
@@ -715,63 +799,171 @@ fn drive(
             show_board = false;
         }
         let asked = Instant::now();
-        let text = loop {
-            print!("ply {ply}, your move ({side})> ");
-            let _ = io::stdout().flush();
-            let mut line = String::new();
-            match input.read_line(&mut line) {
-                Ok(0) | Err(_) => {
-                    println!();
-                    return End::Quit;
-                }
-                Ok(_) => {}
-            }
-            // Piped input is not echoed by a terminal: show it, so the transcript reads.
-            if echo {
-                println!("{}", line.trim_end());
-            }
-            match Input::parse(&line) {
-                Input::Empty => {}
-                Input::Quit => return End::Quit,
-                Input::Resign => return End::Resigned,
-                Input::Help => {
-                    println!("{COMMANDS}");
-                    println!(
-                        "{}",
-                        wrap(&format!("Moves: {}", game.pos.move_help()), WIDTH)
-                    );
-                }
-                Input::Fen => println!("{}", game.pos.fen()),
-                Input::Board => print_status(game, names, human, ansi),
-                Input::Moves(prefix) => println!("{}", list_moves(&game.pos, &prefix)),
-                Input::Undo => {
-                    if game.undo(human) {
-                        println!("took back your last move and the reply");
-                        print_status(game, names, human, ansi);
-                        break None;
-                    }
-                    println!("nothing to undo: you have not moved yet");
-                }
-                Input::Move(text) => {
-                    let mut pos = game.pos.clone();
-                    match pos.play_text(&text) {
-                        Ok(canonical) => {
-                            game.pos = pos;
-                            break Some(canonical);
-                        }
-                        Err(e) => println!("{e} (`moves` lists the legal moves, `help` explains)"),
-                    }
-                }
-            }
-        };
-        if let Some(text) = text {
-            let elapsed = asked.elapsed();
-            game.plies.push(Ply {
+        let side = game.pos.side_to_move();
+        match person_turn(game, names, human, input, ansi, echo) {
+            Turn::Moved(text) => game.plies.push(Ply {
                 text,
                 side,
-                elapsed,
+                elapsed: asked.elapsed(),
                 info: None,
-            });
+            }),
+            Turn::Undone => {}
+            Turn::Over(end) => return end,
+        }
+    }
+}
+
+/// The engine's move through the referee (clock, deadline, legality), printed and added to
+/// the game; its fault when it fails.
+fn engine_turn(
+    game: &mut Game,
+    seat: &mut Seat<'_>,
+    names: &BySide<String>,
+    ansi: bool,
+) -> Result<(), Fault> {
+    let ply = game.plies.len() + 1;
+    let side = game.pos.side_to_move();
+    let (mut clocks, mut used) = game.clocks();
+    let before = used[side];
+    if ansi {
+        // Overwritten by the move once it comes (terminals only).
+        print!("{} ({side}) is thinking…\r", names[side]);
+        let _ = io::stdout().flush();
+    }
+    let mut info_line = String::new();
+    let text = referee::engine_move_keeping_info(
+        seat,
+        &mut clocks,
+        &mut used,
+        &game.position_line(),
+        &mut game.pos,
+        ply,
+        Some(&mut info_line),
+    )?;
+    let elapsed = used[side] - before;
+    let clear = if ansi { "\x1b[2K" } else { "" };
+    println!(
+        "{clear}{} ({side}) plays {text} ({} ms)",
+        names[side],
+        round_ms(elapsed)
+    );
+    game.plies.push(Ply {
+        text,
+        side,
+        elapsed,
+        info: referee::parse_info(&info_line),
+    });
+    Ok(())
+}
+
+/// What the person's turn came to.
+enum Turn {
+    /// A legal move, in its canonical text (the position is already past it).
+    Moved(String),
+    /// `undo` took moves back: the person is to move again.
+    Undone,
+    /// The person resigned or left.
+    Over(End),
+}
+
+/// Longest input line taken as a move or command (bytes); moves and commands are far shorter.
+const LINE_MAX: usize = 200;
+
+/// One line of the person's input.
+enum Line {
+    /// Text to parse.
+    Text(String),
+    /// Not a move or a command, with what to say about it.
+    Refused(String),
+    /// End of input (or a read error): the person left.
+    End,
+}
+
+/// Reads a line of input. A line that is not UTF-8, or longer than [`LINE_MAX`], is refused
+/// with a short message (not echoed back whole): the input goes on after it.
+fn read_line(input: &mut dyn BufRead) -> Line {
+    let mut bytes = Vec::new();
+    match input.read_until(b'\n', &mut bytes) {
+        Ok(0) | Err(_) => return Line::End,
+        Ok(_) => {}
+    }
+    let len = bytes.trim_ascii_end().len();
+    if len > LINE_MAX {
+        return Line::Refused(format!(
+            "a line of {len} bytes is not a move or a command (those are at most {LINE_MAX}): ignored"
+        ));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Line::Text(text),
+        Err(_) => Line::Refused("that line is not UTF-8 text: ignored".to_owned()),
+    }
+}
+
+/// Prompts until the person moves, takes moves back, resigns or leaves; answers the other
+/// commands and refused moves with the reason.
+fn person_turn(
+    game: &mut Game,
+    names: &BySide<String>,
+    human: Side,
+    input: &mut dyn BufRead,
+    ansi: bool,
+    echo: bool,
+) -> Turn {
+    let ply = game.plies.len() + 1;
+    let side = game.pos.side_to_move();
+    loop {
+        print!("ply {ply}, your move ({side})> ");
+        let _ = io::stdout().flush();
+        let line = match read_line(input) {
+            Line::End => {
+                println!();
+                return Turn::Over(End::Quit);
+            }
+            Line::Refused(why) => {
+                if echo {
+                    println!();
+                }
+                println!("{why} (`help` lists the commands)");
+                continue;
+            }
+            Line::Text(line) => line,
+        };
+        // Piped input is not echoed by a terminal: show it, so the transcript reads.
+        if echo {
+            println!("{}", line.trim_end());
+        }
+        match Input::parse(&line) {
+            Input::Empty => {}
+            Input::Quit => return Turn::Over(End::Quit),
+            Input::Resign => return Turn::Over(End::Resigned),
+            Input::Help => {
+                println!("{COMMANDS}");
+                println!(
+                    "{}",
+                    wrap(&format!("Moves: {}", game.pos.move_help()), WIDTH)
+                );
+            }
+            Input::Fen => println!("{}", game.pos.fen()),
+            Input::Board => print_status(game, names, human, ansi),
+            Input::Moves(prefix) => println!("{}", list_moves(&game.pos, &prefix)),
+            Input::Undo => {
+                if game.undo(human) {
+                    println!("took back your last move and the reply");
+                    print_status(game, names, human, ansi);
+                    return Turn::Undone;
+                }
+                println!("nothing to undo: you have not moved yet");
+            }
+            Input::Move(text) => {
+                let mut pos = game.pos.clone();
+                match pos.play_text(&text) {
+                    Ok(canonical) => {
+                        game.pos = pos;
+                        return Turn::Moved(canonical);
+                    }
+                    Err(e) => println!("{e} (`moves` lists the legal moves, `help` explains)"),
+                }
+            }
         }
     }
 }

@@ -34,8 +34,9 @@ pub fn render_with(
         }
     }
     let uniform = games_of.values().collect::<BTreeSet<_>>().len() <= 1;
+    let mut explained = BTreeSet::new();
     if uniform {
-        table(&mut out, standings, "all");
+        table(&mut out, standings, "all", &mut explained);
     } else {
         let _ = writeln!(
             out,
@@ -44,7 +45,7 @@ pub fn render_with(
         let games: BTreeSet<&str> = records.iter().map(|r| r.game.as_str()).collect();
         for game in games {
             let _ = writeln!(out, "{game}:");
-            table(&mut out, standings, &format!("game:{game}"));
+            table(&mut out, standings, &format!("game:{game}"), &mut explained);
         }
     }
     let counts: Vec<String> = Termination::ALL
@@ -59,15 +60,23 @@ pub fn render_with(
         let _ = writeln!(out, "{} games", records.len());
     }
     if let Some(line) = standings::two_engine_line(records, level) {
-        let _ = writeln!(out, "{line}");
+        // Its interval and the table's come from different models: say which is which.
+        let _ = writeln!(
+            out,
+            "{line} (head to head over game pairs, pentanomial; the table's +/- is the Bradley–Terry fit of all games)"
+        );
     }
     out
 }
 
+/// Longest failure detail quoted in the summary (characters); games.csv has it whole.
+const DETAIL_SHOWN: usize = 240;
+
 /// Engines charged with failures (crash, time forfeit, protocol error, illegal move,
-/// withdrawal), with counts and where their stderr logs are; empty when there were none.
+/// withdrawal): counts, where the stderr logs are when they say anything, and the first
+/// failure's detail (rule broken, ply) with its game id; empty when there were none.
 pub fn failures(records: &[GameRecord], log_dir: &Path) -> String {
-    let mut by_engine: BTreeMap<&str, BTreeMap<Termination, u64>> = BTreeMap::new();
+    let mut by_engine: BTreeMap<&str, (BTreeMap<Termination, u64>, &GameRecord)> = BTreeMap::new();
     for r in records {
         let faulty = match r.termination {
             Termination::Normal
@@ -82,27 +91,116 @@ pub fn failures(records: &[GameRecord], log_dir: &Path) -> String {
             },
         };
         for engine in faulty {
-            *by_engine
+            let (counts, _) = by_engine
                 .entry(engine)
-                .or_default()
-                .entry(r.termination)
-                .or_default() += 1;
+                .or_insert_with(|| (BTreeMap::new(), r));
+            *counts.entry(r.termination).or_default() += 1;
         }
     }
     let mut out = String::new();
-    for (engine, counts) in by_engine {
+    for (engine, (counts, first)) in by_engine {
         let list: Vec<String> = counts.iter().map(|(t, n)| format!("{t} {n}")).collect();
-        let _ = writeln!(
-            out,
-            "failures of {engine}: {}; stderr: {}",
-            list.join(", "),
-            log_dir.join(format!("{engine}.*.stderr.log")).display()
-        );
+        let _ = write!(out, "failures of {engine}: {}", list.join(", "));
+        let detail = shorten(first.detail.trim(), DETAIL_SHOWN);
+        // A crash's detail already names the worker's log.
+        let named = detail.contains(&*log_dir.to_string_lossy());
+        if !named && stderr_has_lines(log_dir, engine) {
+            let _ = write!(
+                out,
+                "; stderr: {}",
+                log_dir.join(format!("{engine}.*.stderr.log")).display()
+            );
+        }
+        if detail.is_empty() {
+            let _ = write!(
+                out,
+                "; first in game {} ({})",
+                first.game_id, first.termination
+            );
+        } else {
+            let _ = write!(out, "; first in game {}: {detail}", first.game_id);
+        }
+        out.push('\n');
     }
     out
 }
 
-fn table(out: &mut String, standings: &Standings, scope: &str) {
+/// `text` cut to `max` characters, with `…` when cut.
+fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+/// Whether any of `engine`'s stderr logs in `log_dir` (`ENGINE.WHICH.stderr.log`: a worker's,
+/// the preflight's) has a non-blank line.
+fn stderr_has_lines(log_dir: &Path, engine: &str) -> bool {
+    let Ok(entries) = std::fs::read_dir(log_dir) else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let name = entry.file_name();
+        let which = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(engine))
+            .and_then(|n| n.strip_prefix('.'))
+            .and_then(|n| n.strip_suffix(".stderr.log"));
+        which.is_some_and(|w| !w.is_empty() && !w.contains('.')) && says_something(&entry.path())
+    })
+}
+
+/// Whether the file has a byte other than white space; reads only up to the first one (a
+/// chatty engine's log can be large).
+fn says_something(path: &Path) -> bool {
+    use std::io::Read as _;
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut chunk = [0u8; 8192];
+    loop {
+        match file.read(&mut chunk) {
+            Ok(0) | Err(_) => return false,
+            Ok(n) if chunk[..n].iter().any(|b| !b.is_ascii_whitespace()) => return true,
+            Ok(_) => {}
+        }
+    }
+}
+
+/// What each flag of the standings means, in the order the legend lists them.
+const FLAG_MEANINGS: [(&str, &str); 6] = [
+    (
+        "open",
+        "no bound on one side of the interval (a 0% or 100% score)",
+    ),
+    ("perfect_score", "won or lost everything"),
+    (
+        "prior",
+        "the scope needed the one-virtual-draw prior (someone won or lost everything)",
+    ),
+    (
+        "floor",
+        "the small-sample variance floor widens the interval by over 10% (results barely spread)",
+    ),
+    (
+        "pool",
+        "engines that never met, directly or through others, are rated apart",
+    ),
+    ("unrated", "no rated game"),
+];
+
+/// The flag words of a table row, `open` included when its interval has no half-width.
+fn flag_words(row: &crate::standings::RatingRow) -> Vec<&str> {
+    let mut words: Vec<&str> = row.flags.split_whitespace().collect();
+    if row.err95.is_none() {
+        words.push("open");
+    }
+    words
+}
+
+/// One standings table; then a legend line for the flags it shows that `explained` has not
+/// seen yet (so each flag is explained once, under the first table showing it).
+fn table(out: &mut String, standings: &Standings, scope: &str, explained: &mut BTreeSet<String>) {
     let rows: Vec<_> = standings
         .ratings
         .iter()
@@ -119,6 +217,7 @@ fn table(out: &mut String, standings: &Standings, scope: &str) {
         "{:>4}  {:<width$}  {:>8}  {:>7}  {:>6}  {:>7}  flags",
         "rank", "engine", "elo", "+/-", "games", "score"
     );
+    let mut shown = BTreeSet::new();
     for r in rows {
         let _ = writeln!(
             out,
@@ -132,7 +231,28 @@ fn table(out: &mut String, standings: &Standings, scope: &str) {
             r.score_pct,
             r.flags
         );
+        for word in flag_words(r) {
+            // `pool1`, `pool2`… share one meaning.
+            let word = if word.starts_with("pool") {
+                "pool"
+            } else {
+                word
+            };
+            shown.insert(word.to_owned());
+        }
     }
+    let legend: Vec<String> = FLAG_MEANINGS
+        .iter()
+        .filter(|(word, _)| shown.contains(*word) && !explained.contains(*word))
+        .map(|(word, meaning)| {
+            let word = if *word == "pool" { "poolN" } else { word };
+            format!("{word}: {meaning}")
+        })
+        .collect();
+    if !legend.is_empty() {
+        let _ = writeln!(out, "flags: {}", legend.join("; "));
+    }
+    explained.extend(shown);
 }
 
 /// CPU time (user + system) this process has used so far.

@@ -102,14 +102,12 @@ impl Recorder {
     /// A finished game: SPRT, moves.csv, games.csv, progress.
     fn finished(&mut self, record: GameRecord, cancel: &AtomicBool, no_new_games: &AtomicBool) {
         if let Some(s) = &mut self.sprt {
+            // The decision is printed once, in the summary.
             let added = s.add(&record);
             self.progress.set_extra(s.short());
             match added {
-                Ok(Some(line)) => {
-                    no_new_games.store(true, Ordering::SeqCst);
-                    self.progress.println(&line);
-                }
-                Ok(None) => {}
+                Ok(true) => no_new_games.store(true, Ordering::SeqCst),
+                Ok(false) => {}
                 Err(e) => self.fail(e, cancel),
             }
         }

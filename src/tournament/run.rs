@@ -497,7 +497,7 @@ fn play(
         if s.stopped() {
             recorder
                 .progress
-                .println(&format!("{} (no new game)", s.status()));
+                .println("note: the SPRT was decided by the games already played: no new game");
         }
         recorder.progress.set_extra(s.short());
     }

@@ -106,8 +106,31 @@ fn flow(value: &serde_yaml::Value) -> String {
     }
 }
 
-/// The config summary: name, seed, rounds, format, time control, boards and engines with
-/// their commands, from `config.resolved.yaml`.
+/// Top-level keys of `config.resolved.yaml` shown in the config table, in this order (the
+/// boards and engines get their own lists). Keys at their default are absent from the file.
+const CONFIG_KEYS: [&str; 17] = [
+    "name",
+    "seed",
+    "rounds",
+    "format",
+    "gauntlet_engine",
+    "time_control",
+    "sprt",
+    "adjudication",
+    "confidence",
+    "anchor",
+    "restart",
+    "on_engine_failure",
+    "withdraw_after",
+    "handshake_timeout_ms",
+    "strict_options",
+    "record_moves",
+    "concurrency",
+];
+
+/// The config summary from `config.resolved.yaml`: the run's settings ([`CONFIG_KEYS`]), the
+/// boards (with their `openings` suite when they have one) and the engines with what runs
+/// them: command and arguments, or a library's `.so` path and its `directions`.
 fn config_summary(config: Option<&serde_yaml::Value>) -> String {
     let Some(config) = config else {
         return "<p class=\"note\">No config.resolved.yaml in this directory: the summary is \
@@ -116,17 +139,7 @@ fn config_summary(config: Option<&serde_yaml::Value>) -> String {
     };
     let get = |key: &str| config.get(key).filter(|v| !v.is_null());
     let mut out = String::from("<table class=\"kv\"><tbody>");
-    for key in [
-        "name",
-        "seed",
-        "rounds",
-        "format",
-        "gauntlet_engine",
-        "time_control",
-        "confidence",
-        "anchor",
-        "restart",
-    ] {
+    for key in CONFIG_KEYS {
         if let Some(v) = get(key) {
             let _ = write!(out, "<tr><th>{key}</th><td>{}</td></tr>", esc(&flow(v)));
         }
@@ -135,7 +148,15 @@ fn config_summary(config: Option<&serde_yaml::Value>) -> String {
     if let Some(serde_yaml::Value::Sequence(boards)) = get("boards") {
         out.push_str("<h3>Boards</h3><ul class=\"boards\">");
         for b in boards {
-            let _ = write!(out, "<li><code>{}</code></li>", esc(&flow(b)));
+            let _ = write!(out, "<li><code>{}</code>", esc(&flow(b)));
+            if let Some(openings) = b.get("openings").filter(|v| !v.is_null()) {
+                let _ = write!(
+                    out,
+                    " openings: <code class=\"openings\">{}</code>",
+                    esc(&flow(openings))
+                );
+            }
+            out.push_str("</li>");
         }
         out.push_str("</ul>");
     }
@@ -146,18 +167,11 @@ fn config_summary(config: Option<&serde_yaml::Value>) -> String {
         );
         for e in engines {
             let field = |k: &str| e.get(k).filter(|v| !v.is_null()).map(flow);
-            let mut command = field("command").unwrap_or_default();
-            if let Some(serde_yaml::Value::Sequence(args)) = e.get("args") {
-                for a in args {
-                    command.push(' ');
-                    command.push_str(&flow(a));
-                }
-            }
             let _ = write!(
                 out,
                 "<tr><td class=\"eng\">{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 esc(&field("name").unwrap_or_default()),
-                esc(&command),
+                esc(&engine_program(e)),
                 esc(&field("options").filter(|o| o != "{}").unwrap_or_default()),
                 esc(&field("games").unwrap_or_else(|| "all".to_owned())),
                 esc(&field("time_control").unwrap_or_else(|| "the tournament's".to_owned())),
@@ -166,6 +180,31 @@ fn config_summary(config: Option<&serde_yaml::Value>) -> String {
         out.push_str("</tbody></table>");
     }
     out
+}
+
+/// What runs an engine entry: `command args…`, or for a course library `library: PATH,
+/// directions: D` (its entry has no command), with its own `restart` when set.
+fn engine_program(entry: &serde_yaml::Value) -> String {
+    let field = |k: &str| entry.get(k).filter(|v| !v.is_null()).map(flow);
+    let mut text = match field("library") {
+        Some(library) => format!(
+            "library: {library}, directions: {}",
+            field("directions").unwrap_or_else(|| "?".to_owned())
+        ),
+        None => field("command").unwrap_or_default(),
+    };
+    if field("library").is_none() {
+        if let Some(serde_yaml::Value::Sequence(args)) = entry.get("args") {
+            for a in args {
+                text.push(' ');
+                text.push_str(&flow(a));
+            }
+        }
+    }
+    if let Some(restart) = field("restart") {
+        text.push_str(&format!(" (restart: {restart})"));
+    }
+    text
 }
 
 /// Builds the page for the games `records` of output directory `dir`, reading
@@ -185,8 +224,45 @@ pub fn render(
     let keep = chosen.iter().map(|&i| records[i].game_id).collect();
     let moves = inputs::moves(dir, &keep)?;
     let embedded = viewer::embed(records, &chosen, moves.as_ref());
-    let title = config
-        .as_ref()
+    let mut page = String::with_capacity(embedded.json.len() + 200_000);
+    page.push_str(&head(
+        &title(dir, config.as_ref()),
+        records.len(),
+        sprt.is_some(),
+    ));
+    let _ = write!(
+        page,
+        "<section id=\"config\"><h2>Config</h2>{}</section>",
+        config_summary(config.as_ref())
+    );
+    page.push_str(&standings_section(standings, options.level));
+    page.push_str(&result_sections(
+        records,
+        standings,
+        &embedded.ids,
+        moves.as_ref(),
+        options.level,
+    ));
+    if let Some(rows) = &sprt {
+        let _ = write!(
+            page,
+            "<section id=\"sprt\"><h2>SPRT</h2>{}</section>",
+            tables::sprt(rows)
+        );
+    }
+    page.push_str(&games_and_viewer(records, &chosen, &embedded));
+    let written = Written {
+        games: records.len(),
+        embedded: embedded.ids.len(),
+        bytes: page.len(),
+        failures: embedded.failures,
+    };
+    Ok((page, written))
+}
+
+/// The page's title: the config's `name`, else the directory's name, else `arena`.
+fn title(dir: &Path, config: Option<&serde_yaml::Value>) -> String {
+    config
         .and_then(|c| c.get("name"))
         .and_then(serde_yaml::Value::as_str)
         .map(str::to_owned)
@@ -195,35 +271,35 @@ pub fn render(
                 .ok()
                 .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
         })
-        .unwrap_or_else(|| "arena".to_owned());
-    let level = options.level;
-    let mut page = String::with_capacity(embedded.json.len() + 200_000);
-    let _ = write!(
-        page,
+        .unwrap_or_else(|| "arena".to_owned())
+}
+
+/// From `<!DOCTYPE html>` to the end of the header: title, inline CSS, the game count and the
+/// navigation (with an SPRT link when the run has a trace).
+fn head(title: &str, games: usize, sprt: bool) -> String {
+    format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{t} – arena report</title><style>{CSS}</style></head><body>\
-         <header><h1>{t}</h1><p class=\"note\">{} games; written by arena {} from games.csv. \
+         <header><h1>{t}</h1><p class=\"note\">{games} games; written by arena {} from games.csv. \
          Everything is in this one file: it opens offline.</p><nav>\
          <a href=\"#config\">config</a> <a href=\"#standings\">standings</a> \
          <a href=\"#crosstable\">crosstable</a> <a href=\"#boards\">boards</a> \
          <a href=\"#terminations\">terminations</a> <a href=\"#time\">time</a> {}\
          <a href=\"#list\">games</a> <a href=\"#viewer\">viewer</a></nav></header>",
-        records.len(),
         env!("CARGO_PKG_VERSION"),
-        if sprt.is_some() {
+        if sprt {
             "<a href=\"#sprt\">SPRT</a> "
         } else {
             ""
         },
-        t = esc(&title),
-    );
-    let _ = write!(
-        page,
-        "<section id=\"config\"><h2>Config</h2>{}</section>",
-        config_summary(config.as_ref())
-    );
-    page.push_str(
+        t = esc(title),
+    )
+}
+
+/// The standings section: one table and Elo chart per scope (boards have their own section).
+fn standings_section(standings: &Standings, level: f64) -> String {
+    let mut out = String::from(
         "<section id=\"standings\"><h2>Standings</h2><p class=\"note\">Elo from a joint \
          Bradley–Terry fit per scope; bars are the confidence intervals (an arrow: unbounded, \
          after a 0% or 100% score). LOS next: likelihood that the engine is stronger than the \
@@ -233,11 +309,22 @@ pub fn render(
         .into_iter()
         .filter(|s| !s.starts_with("board:"))
     {
-        page.push_str(&tables::standings_table(standings, scope, level));
+        out.push_str(&tables::standings_table(standings, scope, level));
     }
-    let _ = write!(
-        page,
-        "</section><section id=\"crosstable\"><h2>Crosstable</h2><p class=\"note\">Score % of \
+    out.push_str("</section>");
+    out
+}
+
+/// The crosstable, per-board, terminations and time-per-move sections.
+fn result_sections(
+    records: &[GameRecord],
+    standings: &Standings,
+    embedded: &std::collections::BTreeSet<u64>,
+    moves: Option<&inputs::Moves>,
+    level: f64,
+) -> String {
+    format!(
+        "<section id=\"crosstable\"><h2>Crosstable</h2><p class=\"note\">Score % of \
          the row engine against the column engine over all games (small: games played).</p>{}\
          </section><section id=\"boards\"><h2>Boards</h2>{}</section>\
          <section id=\"terminations\"><h2>Terminations per engine</h2><p class=\"note\">What \
@@ -247,21 +334,23 @@ pub fn render(
          from games.csv{}.</p>{}</section>",
         tables::crosstable(standings),
         tables::boards(records, standings, level),
-        tables::terminations(records, &embedded.ids),
+        tables::terminations(records, embedded),
         if moves.is_some() {
             "; median, 95th percentile, maximum, depth and nodes per second from moves.csv"
         } else {
             " (moves.csv, when a run writes one, adds medians, depth and speed)"
         },
-        tables::time_per_move(records, moves.as_ref()),
-    );
-    if let Some(rows) = &sprt {
-        let _ = write!(
-            page,
-            "<section id=\"sprt\"><h2>SPRT</h2>{}</section>",
-            tables::sprt(rows)
-        );
-    }
+        tables::time_per_move(records, moves),
+    )
+}
+
+/// The game list (with what the viewer embeds and the replays that stopped), the viewer, the
+/// embedded data and the script, to the end of the page.
+fn games_and_viewer(
+    records: &[GameRecord],
+    chosen: &[usize],
+    embedded: &viewer::Embedded,
+) -> String {
     let sample_note = if embedded.ids.len() < records.len() {
         format!(
             "The viewer embeds {} of {} games (a sample: the first game of every board and \
@@ -281,8 +370,7 @@ pub fn render(
             esc(&embedded.failures.join("; "))
         )
     };
-    let _ = write!(
-        page,
+    format!(
         "<section id=\"list\"><h2>Games</h2><p class=\"note\">{sample_note}</p>{failures}{}\
          </section><section id=\"viewer\"><h2>Viewer</h2><div id=\"v-head\" class=\"note\">\
          Pick a game in the list.</div><div class=\"controls\"><button id=\"v-first\" \
@@ -296,18 +384,11 @@ pub fn render(
          <script type=\"application/json\" id=\"class-data\">{}</script>\
          <script type=\"application/json\" id=\"game-data\">{}</script>\
          <script>{JS}</script></body></html>",
-        tables::game_list(records, &chosen, &embedded.ids),
+        tables::game_list(records, chosen, &embedded.ids),
         embedded.templates,
         embedded.classes,
         embedded.json,
-    );
-    let written = Written {
-        games: records.len(),
-        embedded: embedded.ids.len(),
-        bytes: page.len(),
-        failures: embedded.failures,
-    };
-    Ok((page, written))
+    )
 }
 
 /// Writes `dir/report.html` (through a temporary file and a rename).

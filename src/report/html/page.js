@@ -45,7 +45,11 @@
 
   function select(id) {
     var g = byId[id];
-    if (!g) { $('v-head').textContent = 'Game ' + id + ' is not embedded in this report.'; return false; }
+    if (!g) {
+      $('v-head').textContent = 'Game ' + id + ' is not embedded in this report: rebuild it with ' +
+        '`arena report DIR --games all` to embed every game.';
+      return false;
+    }
     if (cur && cur.g === g) return true;
     var tpl = $('sk-' + g.k);
     var box = $('v-board');
@@ -124,15 +128,22 @@
     return !!m;
   }
 
+  // A link to a game shows the viewer, also when the game is not embedded (its head says so).
   function fromHash() {
     var alone = solo();
     var m = /game=(\d+)(?:&ply=(\d+))?/.exec(location.hash);
     if (!m) return;
-    if (select(+m[1])) {
-      go(m[2] !== undefined ? +m[2] : 0, alone);
-      if (!alone) $('viewer').scrollIntoView();
-    }
+    if (select(+m[1])) go(m[2] !== undefined ? +m[2] : 0, alone);
+    if (!alone) $('viewer').scrollIntoView();
   }
+  // The browser's own scroll (restored position, unmatched fragment) comes after this script:
+  // scroll again once the page has loaded.
+  if (/game=/.test(location.hash) && 'scrollRestoration' in history) {
+    history.scrollRestoration = 'manual';
+  }
+  window.addEventListener('load', function () {
+    if (/game=/.test(location.hash) && !solo()) $('viewer').scrollIntoView();
+  });
 
   function stop() { if (timer) { clearInterval(timer); timer = null; $('v-play').textContent = 'play'; } }
   $('v-first').addEventListener('click', function () { stop(); go(0); });

@@ -393,30 +393,31 @@ pub fn time_per_move(records: &[GameRecord], moves: Option<&Moves>) -> String {
     out
 }
 
-/// The SPRT trace chart and its last state.
+/// The SPRT trace chart and its decision: the first row at or beyond a bound (the test ends
+/// there: its games are the count the terminal and sprt.csv give), else the last row.
 pub fn sprt(rows: &[SprtRow]) -> String {
     let Some(last) = rows.last() else {
         return "<p>sprt.csv has no rows.</p>".to_owned();
     };
-    let state = if last.llr >= last.upper {
-        "H1 accepted"
-    } else if last.llr <= last.lower {
-        "H0 accepted"
-    } else {
-        "running (no decision)"
+    let decided = rows.iter().find(|r| r.llr >= r.upper || r.llr <= r.lower);
+    let (row, state) = match decided {
+        Some(r) if r.llr >= r.upper => (r, "H1 accepted"),
+        Some(r) => (r, "H0 accepted"),
+        None => (last, "running (no decision)"),
     };
     format!(
-        "{}<p class=\"note\">After {} games ({} pairs): LLR {:.3} in [{:.3}, {:.3}], {state}; \
-         Elo {} [{}, {}].</p>",
+        "{}<p class=\"note\">{state} after {} games ({} pairs): LLR {:.3} in [{:.3}, {:.3}]. \
+         Elo of the test's first engine over the second, the test's own estimate from those \
+         games (not the standings' Bradley–Terry fit of every game): {} [{}, {}].</p>",
         charts::sprt_chart(rows),
-        last.games,
-        last.pairs,
-        last.llr,
-        last.lower,
-        last.upper,
-        opt(last.elo),
-        opt(last.elo_ci_low),
-        opt(last.elo_ci_high)
+        row.games,
+        row.pairs,
+        row.llr,
+        row.lower,
+        row.upper,
+        opt(row.elo),
+        opt(row.elo_ci_low),
+        opt(row.elo_ci_high)
     )
 }
 
