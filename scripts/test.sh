@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 #   libgsl-dev            GSL headers of the course player interface (tests/players/)
 #   slurm-wlm munge       a local single-node Slurm (tests/slurm.rs, scripts/slurm-local.sh)
 #   util-linux            setpriv: an engine run as an unprivileged user (tests/tournament.rs)
+#   chromium              report.html opened at a game link in a real browser (tests/report.rs)
 missing=()
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v gcc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
@@ -23,6 +24,7 @@ command -v make >/dev/null 2>&1 || missing+=(make)
 command -v slurmctld >/dev/null 2>&1 || missing+=(slurm-wlm)
 command -v munged >/dev/null 2>&1 || missing+=(munge)
 command -v setpriv >/dev/null 2>&1 || missing+=(util-linux)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then
