@@ -315,7 +315,7 @@ pub struct Config {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<crate::sprt::SprtSpec>,
     /// Write `moves.csv`: every ply with the engine's last `info` (see
-    /// [`crate::play::moves_file`]); default false. `--record-moves` sets it.
+    /// [`crate::record::moves`]); default false. `--record-moves` sets it.
     #[serde(default, skip_serializing_if = "is_default")]
     pub record_moves: bool,
     /// End games early by the engines' scores (see [`crate::adjudication`]); default off.

@@ -13,7 +13,7 @@
 //!   suites (file format, each round's opening, `arena openings`).
 //! - [`engine`]: live engine processes; [`reaper`]: their orphaned descendants ended;
 //!   [`referee`]: one game between two of them.
-//! - [`runner`]: the worker pool; [`record`]: a finished game; [`tournament`]: a whole run,
+//! - [`runner`]: the worker pool; [`record`]: a finished game and its plies; [`tournament`]: a whole run,
 //!   from plan to result files (shared by `run` and `check`), its shards, their merge and
 //!   the Slurm job array that plays them.
 //! - [`rating`]: Bradley–Terry and pentanomial maths; [`standings`]: per-scope tables.
@@ -24,7 +24,7 @@
 //!   [`cli`]: the binary.
 //! - [`sprt`]: the SPRT of engine testing (LLR, bounds, decision), beside [`rating`].
 //! - [`adjudication`]: ending games early by the engines' own scores; per-move engine info is
-//!   written by [`play::moves_file`] and summed per engine by [`report::engines`].
+//!   written by [`record::moves`] and summed per engine by [`report::engines`].
 //! - [`seed`]: portable seeded randomness, so one seed gives the same tournament everywhere.
 #![deny(missing_docs)]
 

@@ -7,7 +7,6 @@
 //! moves explained by its `move_help`. Knows no game's rules and must not: everything
 //! game-specific goes through [`AnyPosition`]. [`replay`] steps through recorded games.
 
-pub mod moves_file;
 pub mod replay;
 
 use std::collections::BTreeMap;
@@ -17,13 +16,13 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
-use self::moves_file::MoveRow;
 use crate::cli::{HumanSide, PlayArgs};
 use crate::commands::{BAD_CONFIG, DONE, FAILED, INTERRUPTED};
 use crate::config::{self, Limit, TimeControl, TimeControlSpec};
 use crate::engine::{self, Engine, Identity, Launch};
 use crate::games::{AnyPosition, BoardSpec, BySide, GameKind, Outcome, Side};
 use crate::protocol::{self, Command};
+use crate::record::moves::{self, MoveRow};
 use crate::record::{GameRecord, Termination};
 use crate::referee::{self, Fault, Seat, Setup, SideClock};
 use crate::report::files;
@@ -616,8 +615,7 @@ fn save(
             info: p.info.as_ref(),
         })
         .collect();
-    moves_file::append(&args.output.join(moves_file::MOVES), game_id, &rows)
-        .map_err(|e| Stop(FAILED, e))?;
+    moves::append(&args.output.join(moves::MOVES), game_id, &rows).map_err(|e| Stop(FAILED, e))?;
     println!(
         "game {game_id} recorded in {}; replay it with: arena replay {} --game {game_id}",
         games_path.display(),

@@ -9,11 +9,12 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
-use super::{Stop, bold, finish, moves_file, seconds, use_colour};
+use super::{Stop, bold, finish, seconds, use_colour};
 use crate::cli::ReplayArgs;
 use crate::commands::{BAD_CONFIG, DONE};
 use crate::games::{AnyPosition, BySide, GameKind, Side};
 use crate::record::GameRecord;
+use crate::record::moves;
 use crate::report::files;
 
 /// Every position of a recorded game: the start, then one per ply.
@@ -166,10 +167,7 @@ fn run(args: &ReplayArgs) -> Result<u8, Stop> {
             .ok_or_else(|| Stop(BAD_CONFIG, format!("{file}: no games")))?,
     };
     let positions = positions(record).map_err(|e| Stop(BAD_CONFIG, format!("{file}: {e}")))?;
-    let times = moves_file::ply_times(
-        &args.games.with_file_name(moves_file::MOVES),
-        record.game_id,
-    );
+    let times = moves::ply_times(&args.games.with_file_name(moves::MOVES), record.game_id);
     let ansi = use_colour(args.no_color);
     let last = positions.len() - 1;
     if args.all {

@@ -15,8 +15,8 @@ use std::fs::{self, File};
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use crate::play::moves_file::{self, HEADER};
 use crate::record::GameRecord;
+use crate::record::moves::{self, HEADER};
 use crate::report::engines::{MoveTotals, nps_of};
 
 /// Rows of moves.csv whose game is not kept, set aside on resume.
@@ -74,13 +74,13 @@ pub fn rewrite(
     kept: &[(u64, &GameRecord)],
     totals: Option<&mut MoveTotals>,
 ) -> Result<Resumed, String> {
-    let path = dir.join(moves_file::MOVES);
+    let path = dir.join(moves::MOVES);
     if !path.exists() {
         return Ok(Resumed::default());
     }
     let runs = scan_runs(&path)?;
     let mut source = RunReader::open(&path)?;
-    let tmp = dir.join(format!("{}.tmp", moves_file::MOVES));
+    let tmp = dir.join(format!("{}.tmp", moves::MOVES));
     let (used, kept_rows) = copy_kept(&runs, kept, &mut source, &tmp, totals)?;
     let dropped = set_aside(&runs, &used, &mut source, &dir.join(DROPPED))?;
     fs::rename(&tmp, &path).map_err(|e| fail(&path, &e))?;
@@ -292,7 +292,7 @@ mod tests {
     #[test]
     fn kept_runs_are_renumbered_in_order_and_the_rest_set_aside() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(moves_file::MOVES);
+        let path = dir.path().join(moves::MOVES);
         let header = HEADER.join(",");
         fs::write(
             &path,

@@ -8,8 +8,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::games::Side;
-use crate::play::moves_file::{self, MoveRow, MovesWriter};
 use crate::record::GameRecord;
+use crate::record::moves::{self, MoveRow, MovesWriter};
 use crate::referee::PlyInfo;
 use crate::report::files::{self, GamesWriter};
 use crate::report::progress::Progress;
@@ -55,7 +55,7 @@ impl Recorder {
         let games = GamesWriter::append(&out.join(files::GAMES))
             .map_err(|e| Stop::new(FAILED, e.to_string()))?;
         let moves = if record_moves {
-            let path = out.join(moves_file::MOVES);
+            let path = out.join(moves::MOVES);
             Some(MovesWriter::append(&path).map_err(|e| Stop::new(FAILED, e))?)
         } else {
             None

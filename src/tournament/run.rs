@@ -128,7 +128,7 @@ fn previous_state(plan: &Plan, force: bool) -> Result<Previous, Stop> {
             "config.hash",
             shard::FILE,
             crate::report::sprt::FILE,
-            crate::play::moves_file::MOVES,
+            crate::record::moves::MOVES,
             moves_resume::DROPPED,
             crate::report::engines::FILE,
         ] {

@@ -680,7 +680,7 @@ fn write_merged(out: &Path, shards: &[ShardDir]) -> Result<Written, Stop> {
     let (table, visual) = outputs::write(out, &context, &mut records)?;
     // engines.csv as a run writes it: times and failures from the games, depth and nodes/s
     // from the merged moves.csv when the shards recorded moves.
-    let moves = out.join(crate::play::moves_file::MOVES);
+    let moves = out.join(crate::record::moves::MOVES);
     let totals = if moves.exists() {
         crate::report::engines::MoveTotals::from_file(&moves).map_err(|e| Stop::new(FAILED, e))?
     } else {

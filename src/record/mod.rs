@@ -1,4 +1,7 @@
-//! The record of one finished game: one row of `games.csv`.
+//! The record of one finished game: one row of `games.csv` ([`GameRecord`]), and its plies: rows
+//! of `moves.csv` ([`moves`]), read by the tournament, the report and `arena replay`.
+
+pub mod moves;
 
 use std::fmt;
 use std::str::FromStr;
