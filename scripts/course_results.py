@@ -15,6 +15,7 @@ import csv
 import math
 import re
 import sys
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 # (config, published figure, published points of the first engine, published games)
@@ -45,6 +46,19 @@ def pair_row(directory):
     return None
 
 
+def percent(part, whole, digits=2):
+    """100 * part / whole, exact from the counts and rounded half up as a reader would
+    (50.95 → 51.0, where a float prints 50.9), without the % sign."""
+    value = Decimal(100 * part) / Decimal(whole)
+    return str(value.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+
+
+def points_percent(row, digits=2):
+    """The first engine's points (a draw is half) as a percentage of the games."""
+    twice = 2 * int(row["wins_a"]) + int(row["draws"])
+    return percent(twice, 2 * int(row["games"]), digits)
+
+
 def score_of_elo(elo):
     return 100.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
@@ -59,12 +73,12 @@ def fmt_elo(row):
 
 def fmt_score(row):
     """Score (%) with the 95% interval mapped from the Elo interval (pentanomial)."""
-    score = 100 * points(row)[0]
+    score = points_percent(row)
     if row["ci_low"] and row["ci_high"]:
         low = score_of_elo(float(row["ci_low"]))
         high = score_of_elo(float(row["ci_high"]))
-        return f"{score:.2f}% [{low:.2f}, {high:.2f}]"
-    return f"{score:.2f}%"
+        return f"{score}% [{low:.2f}, {high:.2f}]"
+    return f"{score}%"
 
 
 def points(row):
@@ -86,7 +100,7 @@ def agreement(row, published, games):
     se = math.sqrt(var_arena / n + p_pub * (1 - p_pub) / games)
     z = (p_arena - p_pub) / se
     verdict = "yes" if abs(z) < 1.96 else "**no**"
-    return f"{verdict}: {100 * p_arena:.2f}% vs {100 * p_pub:.2f}% (z = {z:+.2f})"
+    return f"{verdict}: {points_percent(row)}% vs {percent(published, games)}% (z = {z:+.2f})"
 
 
 def table(results):
@@ -120,7 +134,7 @@ def sweep(results):
         n = int(row["games"])
         wins = int(row["wins_a"])
         lines.append(
-            f"| {size}×{size} | {n:,} | {wins:,}-{int(row['draws']):,}-{int(row['losses_a']):,} | {100 * wins / n:.2f}% | {100 * points(row)[0]:.2f}% |"
+            f"| {size}×{size} | {n:,} | {wins:,}-{int(row['draws']):,}-{int(row['losses_a']):,} | {percent(wins, n)}% | {points_percent(row)}% |"
         )
     return "\n".join(lines)
 
@@ -176,7 +190,7 @@ def figures(results):
             out[name] = text(row)
 
     def pct(digits):
-        return lambda row: f"{100 * points(row)[0]:.{digits}f}%"
+        return lambda row: f"{points_percent(row, digits)}%"
 
     def elo(digits):
         return lambda row: f"{float(row['elo_diff']):+.{digits}f}".replace("-", "−")
@@ -195,7 +209,7 @@ def figures(results):
         put(f"{short}.high", row, bound("ci_high"))
         put(f"{short}.wins-losses", row, lambda r: f"{int(r['wins_a']):,}–{int(r['losses_a']):,}")
         put(f"{short}.draws", row, lambda r: f"{int(r['draws']):,}")
-        put(f"{short}.wins-pct", row, lambda r: f"{100 * int(r['wins_a']) / int(r['games']):.2f}%")
+        put(f"{short}.wins-pct", row, lambda r: f"{percent(int(r['wins_a']), int(r['games']))}%")
     for n, row in size.items():
         put(f"sweep-{n}.points1", row, pct(1))
         put(f"sweep-{n}.points2", row, pct(2))
