@@ -70,6 +70,8 @@ impl Drop for Scratch {
 /// `arena check`: validates the config, starts every engine for its handshake and one move a
 /// game, prints the plan and what the run will take. Plays no tournament game.
 pub fn check(args: &CheckArgs) -> ExitCode {
+    // An interrupt ends the engines being probed and whatever they started.
+    crate::reaper::exit_on_signals(None);
     finish((|| {
         let plan = load_plan(&args.config, &config::Overrides::default())?;
         let previous = tournament::resume::Previous::read(&plan.output);
@@ -625,6 +627,7 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
         check_overwrite(input, &output, args.force)?;
         fs::create_dir_all(&output)
             .map_err(|e| Stop::new(FAILED, format!("{}: cannot create: {e}", output.display())))?;
+        let _lock = tournament::lock::acquire(&output)?;
         let table = standings::compute(
             &records,
             &context.engines,

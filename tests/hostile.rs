@@ -385,3 +385,92 @@ fn a_detached_child_does_not_outlive_the_run() {
         );
     }
 }
+
+/// Starts `arena ARGS` on a hostile engine that detaches a sleeper tagged `tag` at its first
+/// `go`, waits until the sleeper runs, interrupts arena `signals` times (SIGINT) and returns
+/// its exit code once every process carrying the tag is gone (or the wait is over).
+fn interrupted(args: &[String], tag: &str, signals: usize) -> Option<i32> {
+    let mut arena = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("arena starts");
+    let started = Instant::now();
+    // The sleeper, not the engine: both carry the tag, the sleeper has `--child`.
+    while survivors(&format!("--child --tag {tag}")).is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(60), "no sleeper");
+        thread::sleep(Duration::from_millis(10));
+    }
+    let pid = nix::unistd::Pid::from_raw(arena.id() as i32);
+    for _ in 0..signals {
+        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT);
+        thread::sleep(Duration::from_millis(20));
+    }
+    let status = arena.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while !survivors(tag).is_empty() && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(survivors(tag), Vec::<u32>::new(), "{args:?}: survived");
+    status.code()
+}
+
+// Issue 23: Ctrl-C (once, twice) of a run, and of check-engine, ends what the engines detached.
+#[test]
+fn an_interrupt_ends_what_engines_detached() {
+    let dir = Dir::new();
+    for signals in [1, 2] {
+        let tag = format!("hostile-int-{signals}-{}", std::process::id());
+        let config = dir.write(
+            &format!("int{signals}.yaml"),
+            &format!(
+                "name: int
+seed: 5
+rounds: 50
+concurrency: 1
+time_control: {{ movetime_ms: 100 }}
+boards:
+  - {{ game: awale, pits: 6 }}
+engines:
+  - {{ name: hostile, command: {hostile}, args: [--tag, {tag}, --detach, --at, '1'] }}
+  - {{ name: mcts, command: {mcts} }}
+output: {out}
+",
+                hostile = engine("hostile"),
+                mcts = engine("mcts"),
+                out = dir.path(&format!("int{signals}")).display(),
+            ),
+        );
+        let args = vec![
+            "run".to_owned(),
+            "-q".to_owned(),
+            config.display().to_string(),
+        ];
+        assert_eq!(
+            interrupted(&args, &tag, signals),
+            Some(130),
+            "{signals} SIGINT"
+        );
+    }
+    // check-engine on a script that detaches a sleeper at start and then searches (mcts uses
+    // its whole movetime, so the battery lasts seconds).
+    let tag = format!("hostile-int-check-{}", std::process::id());
+    let script = dir.write(
+        "detaching.sh",
+        &format!(
+            "#!/bin/sh\nsetsid {hostile} --child --tag {tag} </dev/null >/dev/null 2>&1 &\nexec {mcts}\n",
+            hostile = engine("hostile"),
+            mcts = engine("mcts"),
+        ),
+    );
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    let args = vec![
+        "check-engine".to_owned(),
+        "--".to_owned(),
+        script.display().to_string(),
+    ];
+    assert_eq!(interrupted(&args, &tag, 1), Some(130), "check-engine");
+}

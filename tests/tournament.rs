@@ -191,14 +191,24 @@ fn a_game_neither_engine_could_start_is_nobody_s_win() {
         assert_eq!(counts, ["0", "0", "0", "0"], "no game was rated: {ratings}");
     }
     assert!(stdout_of(&out).contains("2 games: crash 2"));
-    // Games without a result are played again on resume (issue 23), not kept as they are.
-    fs::remove_file(dir.path("a.started")).unwrap();
-    fs::remove_file(dir.path("b.started")).unwrap();
+    // Games without a result are played again on resume (issue 23), not kept as they are:
+    // with engines that now start, they get results.
+    for name in ["a", "b"] {
+        script(&dir, &format!("{name}.sh"), "", &engine("random"));
+    }
     let out = arena().arg("run").arg(&cfg).assert().success();
     assert!(
         stderr_of(&out).contains("playing again 2 game(s) without a result"),
         "{}",
         stderr_of(&out)
+    );
+    let games = read_games(&dir.path("out/games.csv"));
+    assert_eq!(games.len(), 2);
+    assert!(
+        games
+            .iter()
+            .all(|g| g.result != "*" && g.termination == Termination::Normal),
+        "{games:?}"
     );
 }
 
@@ -355,7 +365,8 @@ fn undeclared_options_are_warned_about_or_refused() {
         "{}",
         stderr_of(&out)
     );
-    // Into a fresh directory, the refusal leaves no preflight log behind (issue 23).
+    // Into a fresh directory, the refusal leaves no preflight log behind (issue 23); into a
+    // directory whose logs/ exists, it leaves that directory's files alone.
     let fresh = dir.path("fresh");
     arena()
         .arg("run")
@@ -365,6 +376,20 @@ fn undeclared_options_are_warned_about_or_refused() {
         .assert()
         .code(2);
     assert!(!fresh.join("logs").exists(), "preflight logs were left");
+    let kept = dir.path("kept");
+    fs::create_dir_all(kept.join("logs")).unwrap();
+    fs::write(kept.join("logs/notes.txt"), "precious").unwrap();
+    arena()
+        .arg("run")
+        .arg("--output")
+        .arg(&kept)
+        .arg(&strict)
+        .assert()
+        .code(2);
+    assert_eq!(
+        fs::read_to_string(kept.join("logs/notes.txt")).unwrap(),
+        "precious"
+    );
 }
 
 /// The `go` lines sent to one side in a transcript, as (p1time, p2time, p1inc, p2inc) or the
@@ -801,4 +826,37 @@ fn a_run_with_no_game_writes_headers_and_says_so() {
         .arg(dir.path("out"))
         .assert()
         .success();
+}
+
+// Issue 23: a result file that cannot be written at the end of a run (here report.html, a
+// directory in the way) stops the run naming it, after the summary, with how to resume; the
+// games stay in games.csv.
+#[test]
+fn a_result_file_that_cannot_be_written_is_named_after_the_summary() {
+    let dir = Dir::new();
+    let engines = entry("a", &engine("random")) + &entry("b", &engine("random"));
+    let cfg = config(&dir, "t", "{ depth: 1 }", &engines, "rounds: 2");
+    fs::create_dir_all(dir.path("out/report.html/in-the-way")).unwrap();
+    let out = arena().arg("run").arg(&cfg).assert().code(1);
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("stopped: cannot write")
+            && err.contains("report.html")
+            && err.contains("games.csv holds 4 of the 4 games finished")
+            && err.contains("run the same command to resume"),
+        "{err}"
+    );
+    assert!(
+        stdout_of(&out).contains("4 games: normal 4"),
+        "{}",
+        stdout_of(&out)
+    );
+    assert_eq!(read_games(&dir.path("out/games.csv")).len(), 4);
+    assert!(
+        !dir.path("out/report.html.tmp").exists(),
+        "a partial page was left"
+    );
+    fs::remove_dir_all(dir.path("out/report.html")).unwrap();
+    arena().arg("run").arg(&cfg).assert().success();
+    assert!(dir.path("out/report.html").is_file());
 }

@@ -136,6 +136,8 @@ fn chosen_boards(args: &CheckEngineArgs) -> Result<Option<Vec<BoardSpec>>, Strin
 
 /// `arena check-engine`: exit 0 when no check failed, 1 when one did, 2 for bad usage.
 pub fn command(args: &CheckEngineArgs) -> ExitCode {
+    // An interrupt ends the engines under test and whatever they started.
+    crate::reaper::exit_on_signals(None);
     let (mut targets, output, handshake) = match targets(args) {
         Ok(found) => found,
         Err(message) => {

@@ -7,15 +7,18 @@
 //!
 //! 1. Rank the engines by points, then Buchholz (the sum of the opponents' points), then the
 //!    seeded order (lower first).
-//! 2. With an odd count, the lowest-ranked engine that has not had a bye gets it (and when the
-//!    rest cannot be paired without a rematch, the next one up).
+//! 2. With an odd count, the lowest-ranked engine that has not had a bye gets it. When the
+//!    others cannot then be paired without a rematch, the next one up gets it instead, and
+//!    when every engine had a bye, the lowest-ranked gets a second one: a second bye is
+//!    preferred over a rematch.
 //! 3. Pair the highest-ranked unpaired engine first. Its score group is the unpaired engines
 //!    with its points; with `g` of them left (itself included) its preferred opponent is the
 //!    one at index ⌊g/2⌋ of the group, i.e. the top half meets the bottom half in order (1–5,
-//!    2–6, 3–7, 4–8 in a group of 8). Then the group's other members by distance from that
-//!    index (lower first), then the engines of lower groups in rank order (the engine
-//!    *floats down*). An engine left alone in its group (the last of an odd group) floats
-//!    down: it joins the next group, on top, and is paired as one of it.
+//!    2–6, 3–7, 4–8 in a group of 8). Then the group's other members below that index in rank
+//!    order, then those above it from the nearest up (for engine 1 of a group of 8: 5, 6, 7,
+//!    8, 4, 3, 2), then the engines of lower groups in rank order. An engine left alone in its
+//!    group (the last of an odd group) *floats down*: it joins the next group, on top, and is
+//!    paired as one of it.
 //! 4. Never a rematch while a pairing of the whole round without one exists: the choice of
 //!    step 3 backtracks; only when no rematch-free round exists are rematches allowed (then the
 //!    same order, fewest rematches first by construction of the search).
@@ -288,6 +291,29 @@ mod tests {
         f[3].had_bye = true;
         let third = pair(&f);
         assert_eq!(third.bye, Some(2));
+    }
+
+    #[test]
+    fn when_every_engine_had_a_bye_the_lowest_ranked_gets_a_second() {
+        let mut f = field(&[0.0; 3]);
+        for e in &mut f {
+            e.had_bye = true;
+        }
+        assert_eq!(pair(&f).bye, Some(2));
+        // 0 and 1 met: a bye for 2 would force the rematch 0–1, so the next one up, 1, sits
+        // out and 0 meets 2.
+        meet(&mut f, 0, 1);
+        let round = pair(&f);
+        assert_eq!((round.bye, round.rematches), (Some(1), 0));
+        assert_eq!(round.pairs, [(0, 2)]);
+    }
+
+    #[test]
+    fn the_preferred_opponents_follow_the_documented_order() {
+        let f = field(&[0.0; 8]);
+        let rest: Vec<usize> = (1..8).collect();
+        let order: Vec<usize> = preferences(&f, 0, &rest).iter().map(|&i| rest[i]).collect();
+        assert_eq!(order, [4, 5, 6, 7, 3, 2, 1]);
     }
 
     #[test]

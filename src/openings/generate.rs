@@ -312,6 +312,8 @@ const NO_SCORE_LIMIT: usize = 20;
 /// `arena openings`: checks the arguments (exit 2), generates (exit 1 when too few distinct
 /// positions exist or the engine fails), writes the suite to `--output` or stdout (exit 0).
 pub fn command(args: &crate::cli::OpeningsArgs) -> std::process::ExitCode {
+    // An interrupt ends the scoring engine and whatever it started.
+    crate::reaper::exit_on_signals(None);
     match run(args) {
         Ok(()) => std::process::ExitCode::from(DONE),
         Err((code, message)) => {

@@ -13,11 +13,10 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::cli::{HumanSide, PlayArgs};
-use crate::commands::{BAD_CONFIG, DONE, FAILED, INTERRUPTED};
+use crate::commands::{BAD_CONFIG, DONE, FAILED};
 use crate::config::{self, Limit, TimeControl, TimeControlSpec};
 use crate::engine::{self, Engine, Identity, Launch};
 use crate::games::{AnyPosition, BoardSpec, BySide, GameKind, Outcome, Side};
@@ -341,31 +340,6 @@ enum End {
     Quit,
 }
 
-/// The engine's process group, killed by the signal handler so that an interrupted `arena
-/// play` leaves no engine behind.
-static ENGINE_GROUP: AtomicI32 = AtomicI32::new(0);
-
-/// SIGINT, SIGTERM and SIGHUP kill the engine's process group and exit with 130.
-fn install_interrupt() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    for signal in [SIGINT, SIGTERM, SIGHUP] {
-        // SAFETY: the handler only loads an atomic and calls kill(2) and _exit(2), which are
-        // async-signal-safe; it allocates nothing and takes no lock.
-        let _ = unsafe {
-            signal_hook::low_level::register(signal, || {
-                let group = ENGINE_GROUP.load(Ordering::SeqCst);
-                if group > 0 {
-                    let _ = nix::sys::signal::killpg(
-                        nix::unistd::Pid::from_raw(group),
-                        nix::sys::signal::Signal::SIGKILL,
-                    );
-                }
-                signal_hook::low_level::exit(i32::from(INTERRUPTED));
-            })
-        };
-    }
-}
-
 /// A seed when none is given: the clock's nanoseconds mixed with the process id.
 fn drawn_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
@@ -399,6 +373,9 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
     if opponent.named {
         check_names(&args.name, &opponent.name)?;
     }
+    // One process at a time on the output directory, as for `arena run`.
+    let _lock =
+        crate::tournament::lock::acquire(&args.output).map_err(|s| Stop(s.code, s.message))?;
     let games_path = prepare_output(args, &mut opponent)?;
     let ansi = use_colour(args.no_color);
     let human = match args.human {
@@ -406,16 +383,15 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
         HumanSide::Second => Side::Second,
     };
 
-    install_interrupt();
+    // An interrupt ends the engine and whatever it started, and exits with 130.
+    crate::reaper::exit_on_signals(None);
     let mut engine = Engine::spawn(&opponent.launch)
         .map_err(|e| Stop(FAILED, format!("engine {}: {e}", opponent.name)))?;
-    ENGINE_GROUP.store(engine.pid() as i32, Ordering::SeqCst);
     let started = start_engine(&mut engine, &mut opponent, spec.kind(), &args.name);
     let identity = match started {
         Ok(identity) => identity,
         Err(stop) => {
             engine.quit();
-            ENGINE_GROUP.store(0, Ordering::SeqCst);
             return Err(stop);
         }
     };
@@ -449,7 +425,6 @@ fn play_game(args: &PlayArgs) -> Result<u8, Stop> {
     let clock = Instant::now();
     let (game, end) = play_at_prompt(&table, &mut engine, &opponent, &identity, &games_path)?;
     engine.quit();
-    ENGINE_GROUP.store(0, Ordering::SeqCst);
 
     let Some(record) = game_record(&game, end, human, &names) else {
         println!("game left unfinished: not recorded (`resign` records a loss)");

@@ -230,31 +230,31 @@ fn fixed(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(String::new, |v| format!("{v:.decimals$}"))
 }
 
-/// Writes `dir/engines.csv`.
+/// Writes `dir/engines.csv` (through a temporary file, as every result file).
 ///
 /// # Errors
 /// A message naming the file when it cannot be written.
 pub fn write(dir: &Path, rows: &[EngineRow]) -> Result<(), String> {
-    let path = dir.join(FILE);
-    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let mut w = csv::Writer::from_path(&path).map_err(|e| fail(&e))?;
-    w.write_record(HEADER).map_err(|e| fail(&e))?;
-    for r in rows {
-        w.write_record([
-            r.engine.clone(),
-            r.games.to_string(),
-            r.moves.to_string(),
-            fixed(r.mean_time_ms, 1),
-            fixed(r.mean_depth, 2),
-            fixed(r.mean_nps, 0),
-            r.time_forfeits.to_string(),
-            r.crashes.to_string(),
-            r.illegal_moves.to_string(),
-            r.protocol_errors.to_string(),
-        ])
-        .map_err(|e| fail(&e))?;
-    }
-    w.flush().map_err(|e| fail(&e))
+    crate::report::files::write_atomically(&dir.join(FILE), |out| {
+        let mut w = csv::Writer::from_writer(out);
+        w.write_record(HEADER)?;
+        for r in rows {
+            w.write_record([
+                r.engine.clone(),
+                r.games.to_string(),
+                r.moves.to_string(),
+                fixed(r.mean_time_ms, 1),
+                fixed(r.mean_depth, 2),
+                fixed(r.mean_nps, 0),
+                r.time_forfeits.to_string(),
+                r.crashes.to_string(),
+                r.illegal_moves.to_string(),
+                r.protocol_errors.to_string(),
+            ])?;
+        }
+        w.flush()
+    })
+    .map_err(|e| e.to_string())
 }
 
 /// The summary block: one aligned line per engine; `-` where a figure is unknown.

@@ -104,9 +104,13 @@ pub fn read_games(path: &Path) -> Result<(Vec<GameRecord>, Option<String>), File
     Ok((records, dropped))
 }
 
-/// Writes `rows` to `path` through a temporary file and a rename, so readers never see a
-/// half-written file.
-fn write_atomically(
+/// Writes what `fill` writes to `path` through a temporary file (`path` with extension `tmp`)
+/// and a rename, so readers never see a half-written file; the temporary file is removed when
+/// the write fails.
+///
+/// # Errors
+/// [`FileError`] naming `path`.
+pub fn write_atomically(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), FileError> {
@@ -118,9 +122,10 @@ fn write_atomically(
             .map_err(io::IntoInnerError::into_error)?
             .sync_all()
     });
-    result
-        .and_then(|()| fs::rename(&tmp, path))
-        .map_err(|e| file_error(path, e))
+    result.and_then(|()| fs::rename(&tmp, path)).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        file_error(path, e)
+    })
 }
 
 fn write_csv<T: serde::Serialize>(path: &Path, rows: &[T]) -> Result<(), FileError> {

@@ -136,8 +136,14 @@ pub fn write(dir: &Path, records: &[GameRecord], standings: &Standings) -> Resul
     .and_then(|()| sheet(workbook.add_worksheet(), "pairs", &standings.pairs))
     .and_then(|()| {
         let tmp = path.with_extension("xlsx.tmp");
-        workbook.save(&tmp).map_err(|e| e.to_string())?;
-        std::fs::rename(&tmp, &path).map_err(|e| e.to_string())
+        let saved = workbook
+            .save(&tmp)
+            .map_err(|e| e.to_string())
+            .and_then(|()| std::fs::rename(&tmp, &path).map_err(|e| e.to_string()));
+        if saved.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        saved
     });
     result.map_err(|message| FileError {
         path: path.clone(),

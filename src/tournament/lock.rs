@@ -1,8 +1,8 @@
 //! One process at a time per output directory.
 //!
-//! `arena run`, `arena merge` and `arena report` rewrite games.csv and the result files through
-//! fixed temporary names; two of them on one directory would delete each other's games. Each
-//! holds an exclusive `flock(2)` on `OUTPUT/.arena.lock` for its whole life. The kernel drops the
+//! `arena run`, `arena merge`, `arena report`, `arena ratings --output` and `arena play` rewrite
+//! games.csv and the result files through fixed temporary names; two of them on one directory
+//! would delete each other's games. Each holds an exclusive `flock(2)` on `OUTPUT/.arena.lock` for its whole life. The kernel drops the
 //! lock when the process ends, however it ends, so a killed run never blocks the next one; the
 //! file itself stays (removing it would let a third process lock a new file beside a holder of
 //! the old one) and names the holder for the message a second process prints.
@@ -101,7 +101,7 @@ fn in_use(dir: &Path, holder: &str) -> String {
         _ => "another process".to_owned(),
     };
     format!(
-        "{} is in use by {who}; wait for it to end, stop it, or choose another --output",
+        "{} is in use by {who}; wait for it to end or stop it, or use another output directory",
         dir.display()
     )
 }

@@ -26,6 +26,8 @@ pub(super) struct Recorder {
     pub sprt: Option<SprtRun>,
     /// The first file that could not be written and why (`path: error`).
     pub write_error: Option<String>,
+    /// Rows of `records` that games.csv holds (all of them unless a write failed).
+    pub on_disk: usize,
     /// Names of the engines withdrawn during the run, in order.
     pub withdrawals: Vec<String>,
     /// The progress bar (and the lines printed above it).
@@ -61,6 +63,7 @@ impl Recorder {
             None
         };
         Ok(Recorder {
+            on_disk: records.len(),
             records,
             sprt,
             write_error: None,
@@ -120,8 +123,9 @@ impl Recorder {
             }
         }
         if self.write_error.is_none() {
-            if let Err(e) = self.games.write(&record) {
-                self.fail(e.to_string(), cancel);
+            match self.games.write(&record) {
+                Ok(()) => self.on_disk += 1,
+                Err(e) => self.fail(e.to_string(), cancel),
             }
         }
         self.progress.game(&record);

@@ -229,7 +229,7 @@ pub struct Sorted {
     pub dropped: Vec<(GameRecord, String)>,
     /// Forfeits of withdrawn engines, which are played again.
     pub retried: usize,
-    /// Games without a result (`*`: neither engine could start), which are played again.
+    /// Games without a result (`*`: neither engine could start), played again like `retried`.
     pub unfinished: usize,
     /// Kept rows whose id changed (old, new), so their transcripts can follow.
     pub renumbered: Vec<(u64, u64)>,
@@ -237,8 +237,9 @@ pub struct Sorted {
 
 /// Checks every row against the schedule by [`GameKey`] and start position, and its result;
 /// rows that match take the fixture's id and pair (which move when a tournament is extended).
-/// Forfeits of withdrawn engines are played again when `retry_withdrawn`, else kept; games
-/// without a result (`*`) are always played again.
+/// Forfeits of withdrawn engines and games without a result (`*`, neither engine could start)
+/// are played again when `retry_withdrawn`, else kept; rows the schedule does not have are set
+/// aside whatever their result.
 pub fn sort_rows(
     records: Vec<GameRecord>,
     schedule: &Schedule,
@@ -255,14 +256,6 @@ pub fn sort_rows(
     let mut seen = BTreeSet::new();
     let mut sorted = Sorted::default();
     for mut record in records {
-        if retry_withdrawn && record.termination == Termination::Withdrawn {
-            sorted.retried += 1;
-            continue;
-        }
-        if record.result == "*" {
-            sorted.unfinished += 1;
-            continue;
-        }
         if !matches!(record.result.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
             sorted
                 .dropped
@@ -286,6 +279,16 @@ pub fn sort_rows(
             sorted
                 .dropped
                 .push((record, "its start position is not the schedule's".into()));
+            continue;
+        }
+        // Unless forfeits stand (`on_engine_failure: forfeit`), games lost to a withdrawal and
+        // games neither engine could start are played again.
+        if retry_withdrawn && record.termination == Termination::Withdrawn {
+            sorted.retried += 1;
+            continue;
+        }
+        if retry_withdrawn && record.result == "*" {
+            sorted.unfinished += 1;
             continue;
         }
         if !seen.insert(i) {

@@ -40,8 +40,8 @@ pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     check_recorded_shard(&plan, &previous, options)?;
     let mut notes = Vec::new();
     let plan = adopt_recorded_seed(plan, &previous, options, &mut notes);
-    let log_dir = create_log_dir(&plan.output)?;
-    let prepared = prepare_games(&plan, &previous, &log_dir, options)?;
+    let (log_dir, logs_are_new) = create_log_dir(&plan.output)?;
+    let prepared = prepare_games(&plan, &log_dir, logs_are_new, &previous, options)?;
     notes.extend(check_compatible(&plan, &previous, &prepared)?);
     let withdrawn = forfeit_failed_handshakes(&plan, &prepared, &mut notes)?;
     let records = keep_earlier_games(&plan, &previous, &prepared, &log_dir, &mut notes)?;
@@ -66,7 +66,7 @@ pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         progress,
     )?;
     let played = play(&plan, &prepared, options, withdrawn, todo, &mut recorder);
-    let finished = finish_files(&plan, recorder)?;
+    let finished = finish_files(&plan, recorder);
     if !options.quiet {
         print_summary(&plan, &finished, &played, total);
     }
@@ -179,31 +179,33 @@ fn adopt_recorded_seed(
     plan
 }
 
-/// Creates `OUT/logs/games` and returns `OUT/logs`.
-fn create_log_dir(out: &Path) -> Result<PathBuf, Stop> {
+/// Creates `OUT/logs/games`; returns `OUT/logs` and whether this run created it.
+fn create_log_dir(out: &Path) -> Result<(PathBuf, bool), Stop> {
     let log_dir = out.join("logs");
+    let new = !log_dir.exists();
     fs::create_dir_all(log_dir.join("games")).map_err(|e| {
         Stop::new(
             FAILED,
             format!("{}: cannot create the directory: {e}", out.display()),
         )
     })?;
-    Ok(log_dir)
+    Ok((log_dir, new))
 }
 
 /// Handshakes, the games each engine plays and the schedule (only this shard's games with
-/// `--shard`). A refused config leaves no preflight log behind in a directory that held no
-/// games.
+/// `--shard`). A refused config leaves no preflight log behind when this run created the log
+/// directory (`logs_are_new`); an existing one keeps what it held.
 fn prepare_games(
     plan: &Plan,
-    previous: &Previous,
     log_dir: &Path,
+    logs_are_new: bool,
+    previous: &Previous,
     options: &RunOptions,
 ) -> Result<Prepared, Stop> {
     let mut prepared = match prepare(plan, Some(log_dir), previous.plays.as_ref()) {
         Ok(prepared) => prepared,
         Err(stop) => {
-            if !previous.has_games {
+            if logs_are_new {
                 let _ = fs::remove_dir_all(log_dir);
             }
             return Err(stop);
@@ -491,7 +493,8 @@ fn play(
     recorder: &mut Recorder,
 ) -> Played {
     let cancel = Arc::new(AtomicBool::new(false));
-    install_signals(&cancel);
+    // Ctrl-C: the first stops the run (its games' engines killed), a second ends everything.
+    crate::reaper::exit_on_signals(Some(Arc::clone(&cancel)));
     let no_new_games = AtomicBool::new(false);
     if let Some(s) = &recorder.sprt {
         if s.stopped() {
@@ -532,8 +535,8 @@ fn play(
         .iter()
         .map(|r| u64::from(r.plies))
         .sum();
-    // Whatever an engine detached and nobody ended yet.
-    crate::reaper::sweep();
+    // Whatever an engine detached and nobody ended yet, tokens or not.
+    crate::reaper::end_all();
     Played {
         completed,
         before,
@@ -543,23 +546,11 @@ fn play(
     }
 }
 
-/// Installs SIGINT/SIGTERM handling: the first sets `cancel`, a second exits at once with 130.
-fn install_signals(cancel: &Arc<AtomicBool>) {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    for signal in [SIGINT, SIGTERM] {
-        let _ = signal_hook::flag::register_conditional_shutdown(
-            signal,
-            i32::from(INTERRUPTED),
-            Arc::clone(cancel),
-        );
-        let _ = signal_hook::flag::register(signal, Arc::clone(cancel));
-    }
-}
-
 /// games.csv and moves.csv in id order, then ratings, pairs, PGN, report and engines.csv.
-/// After a write failure nothing more is written (the standings are still computed, for the
-/// summary): the first failure is what the user must see.
-fn finish_files(plan: &Plan, mut recorder: Recorder) -> Result<Finished, Stop> {
+/// Never fails: the first file that cannot be written goes to the recorder's `write_error`
+/// (nothing after it is attempted, the standings are computed in memory for the summary), so
+/// the user always gets the summary, that file's name and how to resume.
+fn finish_files(plan: &Plan, mut recorder: Recorder) -> Finished {
     let out = &plan.output;
     let names = engine_names(plan);
     recorder.records.sort_by_key(|r| r.game_id);
@@ -575,27 +566,39 @@ fn finish_files(plan: &Plan, mut recorder: Recorder) -> Result<Finished, Stop> {
         recorder.write_error = sorted.err();
     }
     let engine_rows = report::engines::compute(&recorder.records, &names, &move_totals);
-    if recorder.write_error.is_some() {
-        let context = outputs::Context::of_plan(plan);
-        let anchor = context.anchor.as_ref().map(|(n, e)| (n.as_str(), *e));
-        let table = standings::compute(&recorder.records, &names, anchor, plan.confidence);
-        return Ok(Finished {
-            recorder,
-            table,
-            engine_rows,
-            visual_notes: Vec::new(),
-        });
-    }
     let context = outputs::Context::of_plan(plan);
-    let (table, visual) = outputs::write(out, &context, &mut recorder.records)?;
-    report::engines::write(out, &engine_rows).map_err(|e| Stop::new(FAILED, e))?;
-    let visual = visual.map_err(|e| Stop::new(FAILED, e))?;
-    Ok(Finished {
+    let mut visual_notes = Vec::new();
+    let written = match &recorder.write_error {
+        Some(_) => None,
+        None => match outputs::write(out, &context, &mut recorder.records) {
+            Ok((table, visual)) => {
+                match visual {
+                    Ok(visual) => visual_notes = visual.failures,
+                    Err(e) => recorder.write_error = Some(e),
+                }
+                Some(table)
+            }
+            Err(stop) => {
+                recorder.write_error = Some(stop.message);
+                None
+            }
+        },
+    };
+    if recorder.write_error.is_none() {
+        if let Err(e) = report::engines::write(out, &engine_rows) {
+            recorder.write_error = Some(e);
+        }
+    }
+    let table = written.unwrap_or_else(|| {
+        let anchor = context.anchor.as_ref().map(|(n, e)| (n.as_str(), *e));
+        standings::compute(&recorder.records, &names, anchor, plan.confidence)
+    });
+    Finished {
         recorder,
         table,
         engine_rows,
-        visual_notes: visual.failures,
-    })
+        visual_notes,
+    }
 }
 
 /// The standings, terminations, SPRT verdict, per-engine table, failures and the runner's own
@@ -632,7 +635,9 @@ fn exit_code(plan: &Plan, finished: &Finished, played: &Played, total: u64) -> R
         return Err(Stop::new(
             FAILED,
             format!(
-                "stopped: cannot write {e}; games.csv holds the games finished before it; free space (or fix the file), then run the same command to resume"
+                "stopped: cannot write {e}; games.csv holds {} of the {} games finished; free space (or fix the file), then run the same command to resume",
+                finished.recorder.on_disk,
+                records.len()
             ),
         ));
     }

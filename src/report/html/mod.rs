@@ -410,9 +410,13 @@ pub fn write(
             f.sync_all()
         })
         .and_then(|()| fs::rename(&tmp, &path));
-    result.map_err(|e| FileError {
-        path,
-        message: e.to_string(),
+    result.map_err(|e| {
+        // A partial page would only fill the disk further.
+        let _ = fs::remove_file(&tmp);
+        FileError {
+            path,
+            message: e.to_string(),
+        }
     })?;
     Ok(written)
 }
