@@ -238,8 +238,8 @@ pub struct Sorted {
 /// Checks every row against the schedule by [`GameKey`] and start position, and its result;
 /// rows that match take the fixture's id and pair (which move when a tournament is extended).
 /// Forfeits of withdrawn engines and games without a result (`*`, neither engine could start)
-/// are played again when `retry_withdrawn`, else kept; rows the schedule does not have are set
-/// aside whatever their result.
+/// are played again when `retry_withdrawn`, else kept; a `*` row the schedule does not have is
+/// set aside like any other.
 pub fn sort_rows(
     records: Vec<GameRecord>,
     schedule: &Schedule,
@@ -256,6 +256,12 @@ pub fn sort_rows(
     let mut seen = BTreeSet::new();
     let mut sorted = Sorted::default();
     for mut record in records {
+        // Forfeits of a withdrawn engine are played again wherever the schedule now puts its
+        // games (it may declare fewer games than it was assumed to play).
+        if retry_withdrawn && record.termination == Termination::Withdrawn {
+            sorted.retried += 1;
+            continue;
+        }
         if !matches!(record.result.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
             sorted
                 .dropped
@@ -281,12 +287,8 @@ pub fn sort_rows(
                 .push((record, "its start position is not the schedule's".into()));
             continue;
         }
-        // Unless forfeits stand (`on_engine_failure: forfeit`), games lost to a withdrawal and
-        // games neither engine could start are played again.
-        if retry_withdrawn && record.termination == Termination::Withdrawn {
-            sorted.retried += 1;
-            continue;
-        }
+        // Unless forfeits stand (`on_engine_failure: forfeit`), games neither engine could
+        // start are played again (forfeits of withdrawn engines too, counted above).
         if retry_withdrawn && record.result == "*" {
             sorted.unfinished += 1;
             continue;
