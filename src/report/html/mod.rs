@@ -250,7 +250,7 @@ pub fn render(
             tables::sprt(rows)
         );
     }
-    page.push_str(&games_and_viewer(records, &chosen, &embedded));
+    games_and_viewer(&mut page, records, &chosen, &embedded);
     let written = Written {
         games: records.len(),
         embedded: embedded.ids.len(),
@@ -345,12 +345,13 @@ fn result_sections(
 }
 
 /// The game list (with what the viewer embeds and the replays that stopped), the viewer, the
-/// embedded data and the script, to the end of the page.
+/// embedded data and the script, appended to `page` up to the end of the document.
 fn games_and_viewer(
+    page: &mut String,
     records: &[GameRecord],
     chosen: &[usize],
     embedded: &viewer::Embedded,
-) -> String {
+) {
     let sample_note = if embedded.ids.len() < records.len() {
         format!(
             "The viewer embeds {} of {} games (a sample: the first game of every board and \
@@ -370,7 +371,10 @@ fn games_and_viewer(
             esc(&embedded.failures.join("; "))
         )
     };
-    format!(
+    // Written into the page, not returned: the embedded games are most of its bytes, and a
+    // copy would double the report's peak memory.
+    let _ = write!(
+        page,
         "<section id=\"list\"><h2>Games</h2><p class=\"note\">{sample_note}</p>{failures}{}\
          </section><section id=\"viewer\"><h2>Viewer</h2><div id=\"v-head\" class=\"note\">\
          Pick a game in the list.</div><div class=\"controls\"><button id=\"v-first\" \
@@ -388,7 +392,7 @@ fn games_and_viewer(
         embedded.templates,
         embedded.classes,
         embedded.json,
-    )
+    );
 }
 
 /// Writes `dir/report.html` (through a temporary file and a rename).
