@@ -258,7 +258,12 @@ fn a_disk_that_fills_mid_run_names_the_first_failure_and_keeps_the_earlier_games
         .arg(&out)
         .status()
         .unwrap();
-    assert!(mounted.success(), "mount -t tmpfs failed");
+    // Root without CAP_SYS_ADMIN (an unprivileged container) cannot mount.
+    if util::skip_unless_available(
+        (!mounted.success()).then_some("mount -t tmpfs is not permitted"),
+    ) {
+        return;
+    }
     struct Unmount(std::path::PathBuf);
     impl Drop for Unmount {
         fn drop(&mut self) {
