@@ -24,6 +24,10 @@ use std::collections::BTreeMap;
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
+/// The largest |Elo| of an anchor (`--anchor`, a config's `anchor`): far beyond any rating list,
+/// small enough that every rating and interval written from it stays finite.
+pub const MAX_ANCHOR: f64 = 1e6;
+
 /// Elo per natural-log unit of strength: 400/ln 10.
 pub const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
 

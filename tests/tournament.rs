@@ -860,3 +860,23 @@ fn a_result_file_that_cannot_be_written_is_named_after_the_summary() {
     arena().arg("run").arg(&cfg).assert().success();
     assert!(dir.path("out/report.html").is_file());
 }
+
+// Issue 23, audit item 6: a config's anchor is bounded as `--anchor` is (1e308 wrote `inf`).
+#[test]
+fn a_config_anchor_out_of_range_is_refused() {
+    let dir = Dir::new();
+    let engines = entry("a", &engine("random")) + &entry("b", &engine("random"));
+    let cfg = config(
+        &dir,
+        "t",
+        "{ depth: 1 }",
+        &engines,
+        "anchor: { engine: a, elo: 1e308 }",
+    );
+    let out = arena().arg("run").arg(&cfg).assert().code(2);
+    assert!(
+        stderr_of(&out).contains("anchor: elo must be a finite number within ±1000000"),
+        "{}",
+        stderr_of(&out)
+    );
+}

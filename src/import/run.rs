@@ -55,9 +55,7 @@ pub fn run_context(dir: &Path) -> Option<RunContext> {
     })
 }
 
-/// The largest |ELO| of `--anchor`: far beyond any rating list, small enough that every
-/// rating and interval written from it stays finite.
-pub const MAX_ANCHOR: f64 = 1e6;
+pub use crate::rating::MAX_ANCHOR;
 
 /// Parses `--anchor NAME=ELO` (`NAME` alone means 0).
 ///
