@@ -249,7 +249,7 @@ pub struct RunArgs {
     /// No progress and no summary.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Write the full protocol transcript of every game to OUTPUT/logs/games/<id>.log.
+    /// Write the full protocol transcript of every game to `OUTPUT/logs/games/<id>.log`.
     #[arg(long)]
     pub log_protocol: bool,
     /// Write OUTPUT/moves.csv: every ply with the engine's depth, score, nodes, nps and pv

@@ -658,7 +658,7 @@ fn fit_pool(m: usize, games: &[LocalGame]) -> PoolFit {
 /// mean 0, or the anchor's value in the anchor's pool) and flagged. A pool where some engine or
 /// group scored everything or nothing has no finite maximum; then one virtual draw is added to
 /// every pair that met (the prior) and the pool is flagged. Intervals never have zero width:
-/// see [`add_meat_floor`].
+/// see `add_meat_floor`.
 pub fn fit(engines: usize, games: &[FitGame], options: &FitOptions) -> Fit {
     let z = z_for(options.level);
     let (played, pool_of, pools) = split_pools(engines, games);

@@ -17,10 +17,10 @@ use crate::protocol::{self, Command, Go, Reply};
 use crate::seed::{self, SeededRng};
 
 /// Playouts per board for its typical length.
-const PLAYOUTS: u32 = 8;
+pub const PLAYOUTS: u32 = 8;
 
 /// Positions of a playout at which an engine's move is timed: these fractions of its plies.
-const TIMED_AT: [f64; 4] = [0.0, 0.25, 0.5, 0.75];
+pub const TIMED_AT: [f64; 4] = [0.0, 0.25, 0.5, 0.75];
 
 /// One playout from `start`: the move texts, each chosen greedily (`greedy`: the best score
 /// difference for the mover, ties broken at random, where the game keeps a score) or at random.
