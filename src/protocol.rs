@@ -143,6 +143,21 @@ pub struct OptionDecl {
     pub vars: Vec<String>,
 }
 
+impl OptionDecl {
+    /// The `Seed` declaration of an engine that takes the runner's per-game seed: a spin from
+    /// 0 to 2⁶³−1, default 0.
+    pub fn seed() -> OptionDecl {
+        OptionDecl {
+            name: SEED_OPTION.into(),
+            kind: "spin".into(),
+            default: Some("0".into()),
+            min: Some(0),
+            max: Some(i64::MAX),
+            ..OptionDecl::default()
+        }
+    }
+}
+
 /// An engine's answer to `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BestMove {

@@ -252,14 +252,7 @@ impl<E: Engine> Session<E> {
             vars: names,
             ..OptionDecl::default()
         }));
-        send(&Reply::Option(OptionDecl {
-            name: protocol::SEED_OPTION.into(),
-            kind: "spin".into(),
-            default: Some("0".into()),
-            min: Some(0),
-            max: Some(i64::MAX),
-            ..OptionDecl::default()
-        }));
+        send(&Reply::Option(OptionDecl::seed()));
         for decl in self.engine.options() {
             send(&Reply::Option(decl));
         }

@@ -134,6 +134,17 @@ fn chosen_boards(args: &CheckEngineArgs) -> Result<Option<Vec<BoardSpec>>, Strin
     Ok(Some(chosen))
 }
 
+/// Keeps of each target's games (all games when it names none) those `keep` accepts.
+fn restrict_games(targets: &mut [Target], keep: impl Fn(GameKind) -> bool) {
+    for target in targets {
+        let allowed = target
+            .games
+            .take()
+            .unwrap_or_else(|| GameKind::ALL.to_vec());
+        target.games = Some(allowed.into_iter().filter(|&g| keep(g)).collect());
+    }
+}
+
 /// `arena check-engine`: exit 0 when no check failed, 1 when one did, 2 for bad usage.
 pub fn command(args: &CheckEngineArgs) -> ExitCode {
     // An interrupt ends the engines under test and whatever they started.
@@ -146,18 +157,7 @@ pub fn command(args: &CheckEngineArgs) -> ExitCode {
         }
     };
     if !args.games.is_empty() {
-        for target in &mut targets {
-            let allowed = target
-                .games
-                .take()
-                .unwrap_or_else(|| GameKind::ALL.to_vec());
-            target.games = Some(
-                allowed
-                    .into_iter()
-                    .filter(|g| args.games.contains(g))
-                    .collect(),
-            );
-        }
+        restrict_games(&mut targets, |g| args.games.contains(&g));
     }
     let chosen = match chosen_boards(args) {
         Ok(chosen) => chosen,
@@ -167,18 +167,7 @@ pub fn command(args: &CheckEngineArgs) -> ExitCode {
         }
     };
     if let Some(chosen) = &chosen {
-        for target in &mut targets {
-            let allowed = target
-                .games
-                .take()
-                .unwrap_or_else(|| GameKind::ALL.to_vec());
-            target.games = Some(
-                allowed
-                    .into_iter()
-                    .filter(|g| chosen.iter().any(|b| b.kind() == *g))
-                    .collect(),
-            );
-        }
+        restrict_games(&mut targets, |g| chosen.iter().any(|b| b.kind() == g));
     }
     let settings = Settings {
         quick: args.quick,

@@ -496,14 +496,7 @@ impl Session<'_> {
             vars: vec![GameKind::Amazons.name().into()],
             ..OptionDecl::default()
         }));
-        out.send(&Reply::Option(OptionDecl {
-            name: protocol::SEED_OPTION.into(),
-            kind: "spin".into(),
-            default: Some("0".into()),
-            min: Some(0),
-            max: Some(i64::MAX),
-            ..OptionDecl::default()
-        }));
+        out.send(&Reply::Option(OptionDecl::seed()));
         out.send(&Reply::UgiOk);
     }
 
