@@ -615,3 +615,59 @@ fn arena_check_says_which_shard_its_output_holds() {
         "{stdout}"
     );
 }
+
+// Issue 23 (a newcomer's report): with --config, `go movetime` is checked under the config's
+// time control, the one the engine will play under: an engine late at its first `go` (by three
+// times the movetime and 300 ms) fails a config's 50 ms, which the battery's own movetime would
+// not show.
+#[test]
+fn with_a_config_go_movetime_is_checked_under_its_time_control() {
+    let dir = Dir::new();
+    let config = dir.write(
+        "c.yaml",
+        &format!(
+            "name: c
+time_control: {{ movetime_ms: 50, margin_ms: 20 }}
+boards:
+  - {{ game: awale, pits: 6 }}
+engines:
+  - {{ name: slow, command: {}, args: [--late, --at, '1'] }}
+  - {{ name: other, command: {} }}
+output: {}
+",
+            engine("hostile"),
+            engine("random"),
+            dir.path("out").display()
+        ),
+    );
+    let output = arena()
+        .args([
+            "check-engine",
+            "--quick",
+            "--json",
+            "--engine",
+            "slow",
+            "--config",
+        ])
+        .arg(&config)
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let movetime = json[0]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "go movetime")
+        .expect("a go movetime check")
+        .clone();
+    assert_eq!(movetime["verdict"], "fail", "{movetime}");
+    assert!(
+        movetime["detail"].as_str().unwrap().contains("movetime 50"),
+        "{movetime}"
+    );
+}

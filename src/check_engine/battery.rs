@@ -240,7 +240,7 @@ impl<'a> Battery<'a> {
     ) -> Result<(usize, usize), String> {
         let movetime = self.settings.position_movetime();
         // A library is checked under the config's time control, the only one it plays under.
-        let (go, limit) = self.library_go().unwrap_or((
+        let (go, limit) = self.config_go().unwrap_or((
             Go::MoveTime(movetime),
             Duration::from_millis(movetime) + self.settings.margin,
         ));

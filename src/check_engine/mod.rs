@@ -157,8 +157,8 @@ pub struct Target {
     /// A fresh process for every game, as the tournament would give it (a library engine's
     /// default; its `restart` key decides).
     pub fresh_per_game: bool,
-    /// The config's time control for this engine (`--config`); a [`Target::from_start`]
-    /// engine is checked under it, since a library only ever plays under it.
+    /// The config's time control for this engine (`--config`): `go movetime` is checked under
+    /// it (the engine will play under it; a library only ever does).
     pub time_control: Option<config::TimeControl>,
 }
 

@@ -51,11 +51,12 @@ impl Battery<'_> {
         self.stop_check(search);
     }
 
-    /// `go movetime`: answered within the movetime (a library engine: within the config's time
-    /// control, the only one it is ever given); a warning under 1% of the time.
+    /// `go movetime`: answered within the movetime; with `--config`, within the config's time
+    /// control, the one the engine will play under (a library is never given another); a
+    /// warning under 1% of the time.
     fn movetime_check(&mut self, game: GameKind, probe: &Probe) {
         let margin = self.settings.margin;
-        if let Some((go, limit)) = self.library_go() {
+        if let Some((go, limit)) = self.config_go() {
             self.run(NAMES[0], |b, engine| {
                 match b
                     .new_game(engine, game)
@@ -97,12 +98,12 @@ impl Battery<'_> {
         });
     }
 
-    /// `go depth 1` and `go nodes`: only have to be answered, within [`SEARCH_LIMIT`] (or a
-    /// library's config limit, when longer).
+    /// `go depth 1` and `go nodes`: only have to be answered, within [`SEARCH_LIMIT`] (or the
+    /// config's limit, when longer).
     fn fixed_search_checks(&mut self, game: GameKind, probe: &Probe) {
         let margin = self.settings.margin;
         let limit = self
-            .library_go()
+            .config_go()
             .map_or(SEARCH_LIMIT + margin, |(_, l)| l.max(SEARCH_LIMIT + margin));
         for (name, go) in [(NAMES[1], Go::Depth(1)), (NAMES[2], Go::Nodes(NODES))] {
             self.run(name, |b, engine| {
@@ -305,12 +306,9 @@ impl Battery<'_> {
         });
     }
 
-    /// A library engine's move under the config's time control, and how long to wait for it;
-    /// `None` for other engines or without a config.
-    pub(super) fn library_go(&self) -> Option<(Go, Duration)> {
-        if !self.target.from_start {
-            return None;
-        }
+    /// A move under the config's time control (`--config`), the one the engine will play
+    /// under, and how long to wait for it; `None` without a config.
+    pub(super) fn config_go(&self) -> Option<(Go, Duration)> {
         let tc = self.target.time_control?;
         let margin = Duration::from_millis(tc.margin_ms) + self.settings.margin;
         Some(match tc.limit {
