@@ -778,9 +778,15 @@ impl Config {
     /// exactly one pair to test.
     fn check_references(&self, engines: &[PlanEngine]) -> Result<(), String> {
         if let Some(anchor) = &self.anchor {
-            if !anchor.elo.is_finite() || anchor.elo.abs() > crate::rating::MAX_ANCHOR {
+            if !anchor.elo.is_finite() {
                 return Err(format!(
-                    "anchor: elo must be a finite number within ±{}, got {}",
+                    "anchor: elo must be a finite number, got {}",
+                    anchor.elo
+                ));
+            }
+            if anchor.elo.abs() > crate::rating::MAX_ANCHOR {
+                return Err(format!(
+                    "anchor: elo must be within ±{}, got {:e}",
                     crate::rating::MAX_ANCHOR,
                     anchor.elo
                 ));

@@ -875,7 +875,7 @@ fn a_config_anchor_out_of_range_is_refused() {
     );
     let out = arena().arg("run").arg(&cfg).assert().code(2);
     assert!(
-        stderr_of(&out).contains("anchor: elo must be a finite number within ±1000000"),
+        stderr_of(&out).contains("anchor: elo must be within ±1000000, got 1e308"),
         "{}",
         stderr_of(&out)
     );
