@@ -68,6 +68,13 @@ pub enum Commands {
     )]
     #[command(allow_negative_numbers = true)]
     Report(ReportArgs),
+    /// Serves the live page of an output directory (standings, games in progress, SPRT) until
+    /// Ctrl-C, reading its files as they grow: a run in another process, a shard, a finished run.
+    #[command(
+        after_help = "Examples:\n  arena serve results/round_robin\n  arena serve results/class --serve 0.0.0.0:8080\n\n\
+        The page is at http://ADDR/; JSON at /api/standings, /api/games/live, /api/games/ID (docs/live.md)."
+    )]
+    Serve(ServeArgs),
     /// The SPRT calculator: the LLR, Wald's bounds and the decision for given results of A
     /// against B.
     #[command(
@@ -263,6 +270,10 @@ pub struct RunArgs {
     /// `arena merge`.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<crate::tournament::shard::Shard>,
+    /// Serve a live page of the run (standings, games in progress) on ADDR, default
+    /// 127.0.0.1:8080; port 0 lets the system choose (the URL is printed).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = crate::live::server::DEFAULT_ADDR)]
+    pub serve: Option<String>,
 }
 
 /// Arguments of `arena check`.
@@ -383,6 +394,17 @@ pub struct ReplayArgs {
     /// No ANSI colours even on a terminal (also when NO_COLOR is set).
     #[arg(long)]
     pub no_color: bool,
+}
+
+/// Arguments of `arena serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// An output directory of `arena run`, `--shard` or `arena merge`: finished, or being
+    /// written by a run in another process.
+    pub dir: PathBuf,
+    /// Address to listen on (port 0: the system chooses; the URL is printed).
+    #[arg(long, value_name = "ADDR", default_value = crate::live::server::DEFAULT_ADDR)]
+    pub serve: String,
 }
 
 /// Arguments of `arena report`.

@@ -446,8 +446,42 @@ pub fn run(args: &RunArgs) -> ExitCode {
                 log_protocol: args.log_protocol,
                 seed_given,
                 shard: args.shard,
+                serve: args.serve.clone(),
             },
         )
+    })())
+}
+
+/// `arena serve`: the live page of an output directory, until Ctrl-C.
+pub fn serve(args: &crate::cli::ServeArgs) -> ExitCode {
+    finish((|| {
+        if !args.dir.is_dir() {
+            return Err(Stop::new(
+                tournament::BAD_CONFIG,
+                format!(
+                    "{}: no such directory (give an output directory of `arena run`)",
+                    args.dir.display()
+                ),
+            ));
+        }
+        let server = crate::live::Server::start(&args.serve, &args.dir)
+            .map_err(|e| Stop::new(tournament::BAD_CONFIG, e))?;
+        if server.is_public() {
+            eprintln!(
+                "warning: --serve {}: anyone who can reach this machine on port {} can watch (read-only)",
+                args.serve,
+                server.addr().port()
+            );
+        }
+        eprintln!(
+            "live page of {}: {} (Ctrl-C to stop)",
+            args.dir.display(),
+            server.url()
+        );
+        crate::reaper::exit_on_signals(None);
+        loop {
+            std::thread::park();
+        }
     })())
 }
 

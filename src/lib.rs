@@ -20,6 +20,7 @@
 //! - [`import`]: games from CSV and PGN files of arena or other tools, for `arena ratings`.
 //! - [`player_library`]: course Amazons players built as shared libraries (config form, adapter).
 //! - [`play`]: `arena play` (a person against an engine) and `arena replay` at the terminal.
+//! - [`live`]: the live page of a running or finished tournament (`--serve`, `arena serve`).
 //! - [`report`]: CSV, PGN, report.html, results.xlsx, progress and summary; [`commands`] and
 //!   [`cli`]: the binary.
 //! - [`sprt`]: the SPRT of engine testing (LLR, bounds, decision), beside [`rating`].
@@ -38,6 +39,7 @@ pub mod estimate;
 pub mod formats;
 pub mod games;
 pub mod import;
+pub mod live;
 pub mod openings;
 pub mod play;
 pub mod player_library;

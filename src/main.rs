@@ -28,6 +28,7 @@ fn dispatch(cli: &Cli) -> ExitCode {
         Commands::Play(args) => arena::play::play(args),
         Commands::Replay(args) => arena::play::replay::replay(args),
         Commands::Report(args) => commands::report(args),
+        Commands::Serve(args) => commands::serve(args),
         Commands::Sprt(args) => commands::sprt(args),
         Commands::CheckEngine(args) => arena::check_engine::command(args),
         Commands::Merge(args) => commands::merge(args),

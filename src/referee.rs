@@ -58,6 +58,8 @@ pub struct Setup<'a> {
     pub record_moves: bool,
     /// End the game by the engines' scores (config `adjudication`).
     pub adjudication: Option<&'a Adjudication>,
+    /// Where each ply is published for watchers (`live.json`, `arena serve`), if anywhere.
+    pub live: Option<&'a crate::live::Feed>,
 }
 
 impl<'a> Setup<'a> {
@@ -338,7 +340,8 @@ impl Game {
             let side = self.pos.side_to_move();
             let ply = self.moves.len() + 1;
             let before = self.used[side];
-            let wants_info = setup.record_moves || self.adjudicator.is_some();
+            let wants_info =
+                setup.record_moves || self.adjudicator.is_some() || setup.live.is_some();
             let canonical = engine_move_keeping_info(
                 &mut seats[side],
                 &mut self.clocks,
@@ -365,6 +368,20 @@ impl Game {
                         info,
                     });
                 }
+            }
+            if let Some(feed) = setup.live {
+                let clock = |side: Side| match seats[side].time_control.limit {
+                    Limit::Clock { .. } => Some(self.clocks[side].left_ms()),
+                    _ => None,
+                };
+                feed.ply(
+                    setup.fixture.id,
+                    side,
+                    &canonical,
+                    BySide::new(clock(Side::First), clock(Side::Second)),
+                    self.used.map(round_ms),
+                    &self.info_line,
+                );
             }
             let sep = if self.moves.is_empty() {
                 " moves "

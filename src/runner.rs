@@ -55,6 +55,8 @@ pub struct Tournament<'a> {
     pub record_moves: bool,
     /// Adjudication by the engines' scores (config `adjudication`).
     pub adjudication: Option<&'a crate::adjudication::Adjudication>,
+    /// Where games in progress are published for watchers, if anywhere.
+    pub live: Option<&'a crate::live::Feed>,
 }
 
 /// What the runner reports while it works.
@@ -241,6 +243,7 @@ impl Worker<'_, '_> {
             ready_timeout: Duration::from_millis(t.handshake_timeout_ms),
             record_moves: t.record_moves,
             adjudication: t.adjudication,
+            live: t.live,
         };
         let withdrawn = fixture.players.map(|e| health.withdrawn(e));
         if withdrawn.first.is_some() || withdrawn.second.is_some() {
@@ -283,10 +286,16 @@ impl Worker<'_, '_> {
                 time_control: spec.time_control,
             }
         }
+        if let Some(feed) = t.live {
+            feed.begin(live_game(&setup, names, start, t.engines, fixture));
+        }
         let played = referee::play(
             &setup,
             BySide::new(seat(first, &t.engines[a]), seat(second, &t.engines[b])),
         );
+        if let Some(feed) = t.live {
+            feed.end(fixture.id);
+        }
         let record = played.record;
         if cancel.load(Ordering::SeqCst) {
             // Killed by arena itself: neither a result nor a reason to restart anything.
@@ -350,6 +359,32 @@ impl Worker<'_, '_> {
                 events.push(Event::Withdrawn(e, reason));
             }
         }
+    }
+}
+
+/// A game about to be played, as watchers first see it: full clocks, no move.
+fn live_game(
+    setup: &Setup<'_>,
+    names: BySide<&str>,
+    start: &crate::games::AnyPosition,
+    engines: &[PlanEngine],
+    fixture: &Fixture,
+) -> crate::live::LiveGame {
+    let clock = |side: Side| match engines[fixture.players[side]].time_control.limit {
+        crate::config::Limit::Clock { base, .. } => Some(base),
+        _ => None,
+    };
+    crate::live::LiveGame {
+        game_id: fixture.id,
+        round: fixture.round,
+        board: setup.board_name.to_owned(),
+        game: setup.game.name().to_owned(),
+        first: names.first.to_owned(),
+        second: names.second.to_owned(),
+        start_fen: start.fen(),
+        clock_ms: [clock(Side::First), clock(Side::Second)],
+        started_unix_ms: crate::live::unix_ms(),
+        ..Default::default()
     }
 }
 

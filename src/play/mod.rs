@@ -503,6 +503,7 @@ fn play_at_prompt(
         ready_timeout: Duration::from_millis(HANDSHAKE_MS),
         record_moves: false,
         adjudication: None,
+        live: None,
     };
     let mut seat = Seat {
         engine,

@@ -387,6 +387,7 @@ pub fn probe(plan: &Plan, prepared: &Prepared) -> Vec<Probe> {
                 ready_timeout: timeout,
                 record_moves: false,
                 adjudication: None,
+                live: None,
             };
             let launch = Launch {
                 program: engine.program.clone(),
@@ -503,4 +504,6 @@ pub struct RunOptions {
     pub seed_given: bool,
     /// Play only this shard's games (`--shard K/N`, see [`shard`]).
     pub shard: Option<shard::Shard>,
+    /// Serve the live page on this address (`--serve`, see [`crate::live`]).
+    pub serve: Option<String>,
 }

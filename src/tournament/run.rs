@@ -12,6 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::config::{self, OnEngineFailure, Plan};
+use crate::live::{Feed, Publisher, Server};
 use crate::record::GameRecord;
 use crate::report::{self, files, progress::Progress, summary};
 use crate::runner::{self, Tournament};
@@ -36,6 +37,7 @@ use super::{
 pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     refuse_sharded_sprt(&plan, options)?;
     let _lock = lock::acquire(&plan.output)?;
+    let _server = serve(&plan, options)?;
     let previous = previous_state(&plan, options.force)?;
     check_recorded_shard(&plan, &previous, options)?;
     let mut notes = Vec::new();
@@ -65,7 +67,16 @@ pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         sprt,
         progress,
     )?;
-    let played = play(&plan, &prepared, options, withdrawn, todo, &mut recorder);
+    let feed = Arc::new(Feed::new(total, recorder.records.len() as u64));
+    let played = play(
+        &plan,
+        &prepared,
+        options,
+        withdrawn,
+        todo,
+        &mut recorder,
+        &feed,
+    );
     let finished = finish_files(&plan, recorder);
     if !options.quiet {
         print_summary(&plan, &finished, &played, total);
@@ -155,6 +166,23 @@ fn check_recorded_shard(
         Some(why) => Err(Stop::new(BAD_CONFIG, why)),
         None => Ok(()),
     }
+}
+
+/// With `--serve`, the live page's server on the output directory, its URL printed (with a
+/// warning when it listens beyond this machine).
+fn serve(plan: &Plan, options: &RunOptions) -> Result<Option<Server>, Stop> {
+    let Some(addr) = &options.serve else {
+        return Ok(None);
+    };
+    let server = Server::start(addr, &plan.output).map_err(|e| Stop::new(BAD_CONFIG, e))?;
+    if server.is_public() {
+        eprintln!(
+            "warning: --serve {addr}: anyone who can reach this machine on port {} can watch the run (read-only); use 127.0.0.1 to keep it local",
+            server.addr().port()
+        );
+    }
+    eprintln!("live page: {}", server.url());
+    Ok(Some(server))
 }
 
 /// A config without a seed resumes with the seed the first run drew (else the schedule would
@@ -483,7 +511,7 @@ fn announce(warnings: &[String], notes: &[String], done: usize, total: u64, out:
 }
 
 /// Plays `todo` on the worker pool, every event through `recorder`, until done, Ctrl-C or a
-/// write failure.
+/// write failure; the games in progress go to `feed`, published in `live.json` meanwhile.
 fn play(
     plan: &Plan,
     prepared: &Prepared,
@@ -491,7 +519,9 @@ fn play(
     withdrawn: Vec<Option<String>>,
     todo: Vec<Fixture>,
     recorder: &mut Recorder,
+    feed: &Arc<Feed>,
 ) -> Played {
+    let publisher = Publisher::start(Arc::clone(feed), &plan.output);
     let cancel = Arc::new(AtomicBool::new(false));
     // Ctrl-C: the first stops the run (its games' engines killed), a second ends everything.
     crate::reaper::exit_on_signals(Some(Arc::clone(&cancel)));
@@ -518,6 +548,7 @@ fn play(
         withdrawn,
         record_moves: plan.config.record_moves,
         adjudication: plan.config.adjudication.as_ref(),
+        live: Some(feed),
     };
     let wall = Instant::now();
     let before = recorder.records.len();
@@ -527,8 +558,14 @@ fn play(
         plan.concurrency,
         &cancel,
         &no_new_games,
-        |event| recorder.on_event(event, &cancel, &no_new_games, &log_dir),
+        |event| {
+            recorder.on_event(event, &cancel, &no_new_games, &log_dir);
+            if let Some(s) = &recorder.sprt {
+                feed.set_sprt(&s.short());
+            }
+        },
     );
+    drop(publisher);
     recorder.progress.finish();
     recorder.close();
     let plies = recorder.records[before..]

@@ -31,7 +31,8 @@ pub use viewer::{DEFAULT_GAMES, Games};
 /// The page's file name inside the output directory.
 pub const REPORT: &str = "report.html";
 
-const CSS: &str = include_str!("page.css");
+/// The page's styles, shared with the live page.
+pub const CSS: &str = include_str!("page.css");
 const JS: &str = include_str!("page.js");
 
 /// What to put in the page.
