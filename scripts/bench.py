@@ -19,7 +19,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release")
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 CHAMPIONSHIP = os.environ.get("BENCH_CHAMPIONSHIP", "0") == "1"
-# BENCH_ONLY=record_moves runs only that section and prints it (BENCHMARKS.md is left alone).
+# BENCH_ONLY=record_moves (or serve) runs only that section and prints it (BENCHMARKS.md is left
+# alone).
 ONLY = os.environ.get("BENCH_ONLY", "")
 
 RUNNER = re.compile(
@@ -34,8 +35,47 @@ def engine(name):
     return os.path.join(BIN, name)
 
 
-def run_tournament(boards, engines, rounds, concurrency, time_control="{ depth: 1 }", extra=""):
-    """Runs one tournament in a fresh directory; returns the parsed runner line and games."""
+def watch(url, stop):
+    """A browser's share of the live page: the update stream, read until the run ends."""
+    import urllib.request
+    try:
+        with urllib.request.urlopen(url + "api/events", timeout=30) as stream:
+            while not stop.is_set() and stream.readline():
+                pass
+    except OSError:
+        pass
+
+
+def run_serving(command, watched):
+    """Runs `command` (an `arena run … --serve 127.0.0.1:0`), with one update stream open from
+    the printed URL on when `watched`; returns its stdout."""
+    import threading
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stdout = []
+    reader = threading.Thread(target=lambda: stdout.append(proc.stdout.read()))
+    reader.start()
+    stop = threading.Event()
+    for line in proc.stderr:
+        m = re.search(r"(http://\S+/)", line)
+        if m:
+            if watched:
+                threading.Thread(target=watch, args=(m.group(1), stop), daemon=True).start()
+            break
+    # The rest of stderr (progress lines) is read so the run never blocks on a full pipe.
+    threading.Thread(target=proc.stderr.read, daemon=True).start()
+    code = proc.wait()
+    stop.set()
+    reader.join()
+    if code != 0:
+        sys.exit("%s failed with %d" % (" ".join(command), code))
+    return stdout[0]
+
+
+def run_tournament(boards, engines, rounds, concurrency, time_control="{ depth: 1 }", extra="",
+                   serve=None):
+    """Runs one tournament in a fresh directory; returns the parsed runner line and games.
+    `serve`: None (no live page), "alone" (`--serve`, nobody watching) or "watched" (one update
+    stream open for the whole run)."""
     with tempfile.TemporaryDirectory() as tmp:
         lines = [
             "seed: 11",
@@ -55,9 +95,13 @@ def run_tournament(boards, engines, rounds, concurrency, time_control="{ depth: 
         with open(config, "w") as f:
             f.write("\n".join(lines) + "\n")
         start = time.monotonic()
-        out = subprocess.run(
-            [engine("arena"), "run", config], capture_output=True, text=True, check=True
-        ).stdout
+        if serve is None:
+            out = subprocess.run(
+                [engine("arena"), "run", config], capture_output=True, text=True, check=True
+            ).stdout
+        else:
+            out = run_serving([engine("arena"), "run", config, "--serve", "127.0.0.1:0"],
+                              serve == "watched")
         wall = time.monotonic() - start
         m = RUNNER.search(out)
         if not m:
@@ -173,12 +217,45 @@ def record_moves(say, floor=""):
         % (med(on, "cpu_us_move") - med(off, "cpu_us_move")))
 
 
+def live_page(say, floor=""):
+    """Runner cost a move without the live page, with `--serve` and with one browser's update
+    stream open; runs interleaved in one session."""
+    say("## The live page (`--serve`)\n")
+    if floor:
+        say(floor)
+    awale = "{ game: awale, pits: 6, random_opening_plies: 6 }"
+    pair = [("a", "instant"), ("b", "instant")]
+    runs = {"off": [], "alone": [], "watched": []}
+    for _ in range(RUNS):
+        for variant in runs:
+            serve = None if variant == "off" else variant
+            runs[variant].append(run_tournament([awale], pair, 150, 1, serve=serve))
+    med = lambda variant, k: statistics.median(r[k] for r in runs[variant])
+    moves = med("off", "moves")
+    say("Two `instant` engines on Awale 6, %d games, %d moves, concurrency 1; the %d runs of each "
+        "variant interleaved. Every run publishes its games in progress to `live.json` (4 writes a "
+        "second at most); `--serve` adds the HTTP server, and `watched` one open update stream "
+        "(what a browser holds) for the whole run.\n" % (med("off", "games"), moves, RUNS))
+    rows = []
+    for variant, label in (("off", "no --serve"), ("alone", "--serve, nobody watching"),
+                           ("watched", "--serve, one browser connected")):
+        wall = med(variant, "wall") * 1e6 / moves
+        rows.append([label, "%.1f" % med(variant, "cpu_us_move"), "%.1f" % wall,
+                     "%.3f×" % (wall / (med("off", "wall") * 1e6 / moves))])
+    say(table(["variant", "runner CPU µs a move", "wall µs a move", "wall vs no --serve"], rows))
+    say("\nTarget (issue 28): with one browser connected, at most 1.05× the wall a move of the run "
+        "without `--serve`.\n")
+
+
 def main():
     report = []
     cores = os.cpu_count()
     say = lambda text: (print(text, flush=True), report.append(text))
     if ONLY == "record_moves":
         record_moves(say)
+        return
+    if ONLY == "serve":
+        live_page(say)
         return
     say("# Benchmarks\n")
     say("Measured by `scripts/bench.sh` on a %d-core machine (%s); every figure is the median of %d runs. "
@@ -238,6 +315,7 @@ def main():
     say("\nTargets (issue 17): games alone ≤ 1.3× the floor, whole command ≤ 1.5×.\n")
 
     record_moves(say, floor)
+    live_page(say, floor)
 
     # Throughput.
     say("## Throughput: Seven Colors 30×30, greedy vs random-available\n")
