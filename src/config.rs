@@ -207,7 +207,7 @@ impl fmt::Display for OptionValue {
 }
 
 /// An engine entry of the config.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EngineSpec {
     /// Unique name, used in every result file.

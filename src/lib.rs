@@ -7,6 +7,8 @@
 //! - [`games`]: the rules of Seven Colors, Amazons and Awale behind one [`games::Game`] trait.
 //! - [`protocol`]: UGI lines, parsed and printed; [`ugi`]: the loop a Rust engine runs.
 //! - [`config`]: YAML configs → a validated [`config::Plan`].
+//! - [`class`]: a class championship's teams from a submissions folder, ladder levels and
+//!   grades, pseudonyms.
 //! - [`formats`]: Swiss pairing and knockout brackets, pure; [`estimate`]: how long a run
 //!   will take, from each engine's measured time per move (`arena check`).
 //! - [`schedule`]: every game expanded up front from the config and seed; [`openings`]: opening
@@ -31,6 +33,7 @@
 
 pub mod adjudication;
 pub mod check_engine;
+pub mod class;
 pub mod cli;
 pub mod commands;
 pub mod config;
