@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -173,7 +172,8 @@ impl Feed {
 /// Writes a [`Feed`]'s snapshot to `live.json` whenever it changed, at most every
 /// [`PUBLISH_EVERY_MS`], on its own thread; removes the file when stopped.
 pub struct Publisher {
-    stop: Arc<AtomicBool>,
+    /// Dropped to stop the thread at once, not at its next tick.
+    stop: Option<crossbeam_channel::Sender<()>>,
     thread: Option<JoinHandle<()>>,
     path: PathBuf,
 }
@@ -183,30 +183,39 @@ impl Publisher {
     /// next change: watching is a courtesy, never a reason to stop a run.
     pub fn start(feed: Arc<Feed>, dir: &Path) -> Publisher {
         let path = dir.join(LIVE);
-        let stop = Arc::new(AtomicBool::new(false));
+        let (stop, stopped) = crossbeam_channel::bounded::<()>(0);
         let thread = {
-            let (stop, path) = (Arc::clone(&stop), path.clone());
+            let path = path.clone();
             thread::Builder::new()
                 .name("live-publisher".into())
                 .spawn(move || {
                     let mut written = None;
-                    while !stop.load(Ordering::SeqCst) {
+                    let tick = Duration::from_millis(PUBLISH_EVERY_MS);
+                    loop {
                         let (version, snapshot) = feed.snapshot();
                         if written != Some(version) && write_snapshot(&path, &snapshot).is_ok() {
                             written = Some(version);
                         }
-                        thread::sleep(Duration::from_millis(PUBLISH_EVERY_MS));
+                        if stopped.recv_timeout(tick)
+                            != Err(crossbeam_channel::RecvTimeoutError::Timeout)
+                        {
+                            break;
+                        }
                     }
                 })
                 .ok()
         };
-        Publisher { stop, thread, path }
+        Publisher {
+            stop: Some(stop),
+            thread,
+            path,
+        }
     }
 }
 
 impl Drop for Publisher {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
+        drop(self.stop.take());
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
