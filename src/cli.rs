@@ -263,6 +263,10 @@ pub struct RunArgs {
     /// `arena merge`.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<crate::tournament::shard::Shard>,
+    /// Run every engine without its sandbox, whatever the config says (for debugging; printed
+    /// as a warning).
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// Arguments of `arena check`.

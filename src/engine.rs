@@ -94,6 +94,8 @@ pub struct Launch {
     pub stderr_log: Option<PathBuf>,
     /// Resource limits applied to the process before it starts.
     pub limits: Limits,
+    /// The sandbox it runs in (`None`: `sandbox: off`); see [`crate::sandbox`].
+    pub sandbox: Option<crate::sandbox::Parts>,
 }
 
 /// Resource limits of an engine process, set with setrlimit between fork and exec.
@@ -157,6 +159,13 @@ pub struct Engine {
     transcript: Option<Vec<TranscriptLine>>,
     /// Where its stderr goes, for the last lines after a crash.
     stderr_log: Option<PathBuf>,
+    /// Its sandbox's working directory and cgroup, removed after the process (field order:
+    /// dropped after `Drop::drop` has killed the group).
+    sandbox: Option<crate::sandbox::Prepared>,
+    /// `suspend_idle`: its group is stopped after each `bestmove`.
+    suspend_idle: bool,
+    /// Whether its group is stopped now (SIGSTOP sent, no SIGCONT yet).
+    stopped: bool,
 }
 
 /// One line of a protocol transcript.
@@ -277,7 +286,6 @@ impl Engine {
         };
         let mut process = Process::new(&launch.program);
         process
-            .args(&launch.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr)
@@ -290,11 +298,32 @@ impl Engine {
                 process.pre_exec(move || limits.apply());
             }
         }
-        let mut child =
-            crate::reaper::spawn(&mut process).map_err(|source| EngineError::Spawn {
-                command: launch.program.display().to_string(),
-                source,
-            })?;
+        let spawn_error = |source| EngineError::Spawn {
+            command: launch.program.display().to_string(),
+            source,
+        };
+        // The sandbox's hook runs after the limits' (both between fork and exec).
+        let sandbox = match &launch.sandbox {
+            Some(parts) => {
+                let on_path = std::env::var_os("PATH").is_some_and(|path| {
+                    std::env::split_paths(&path).any(|dir| launch.program.parent() == Some(&dir))
+                });
+                let prepared = crate::sandbox::Prepared::new(
+                    parts,
+                    &launch.program,
+                    on_path,
+                    &launch.args,
+                    &mut process,
+                )
+                .map_err(spawn_error)?;
+                Some(prepared)
+            }
+            None => {
+                process.args(&launch.args);
+                None
+            }
+        };
+        let mut child = crate::reaper::spawn(&mut process).map_err(spawn_error)?;
         let stdout = LineReader::new(child.stdout.take().expect("stdout is piped"));
         Ok(Engine {
             stdin: child.stdin.take(),
@@ -303,7 +332,16 @@ impl Engine {
             stdout,
             transcript: None,
             stderr_log: launch.stderr_log.clone(),
+            suspend_idle: sandbox.as_ref().is_some_and(|s| s.parts.suspend_idle),
+            sandbox,
+            stopped: false,
         })
+    }
+
+    /// Sends `signal` to the engine's process group (SIGSTOP/SIGCONT of `suspend_idle`).
+    fn signal_group(&mut self, signal: Signal) {
+        let _ = killpg(Pid::from_raw(self.child.id() as i32), signal);
+        self.stopped = signal == Signal::SIGSTOP;
     }
 
     /// Starts keeping a transcript of every line (see [`Engine::take_transcript`]).
@@ -344,15 +382,21 @@ impl Engine {
     /// appended across restarts of the same worker, so the lines are the latest process's.
     pub fn stderr_tail(&self, lines: usize) -> Option<String> {
         let path = self.stderr_log.as_ref()?;
+        // A denial is the likely cause of a sandboxed engine's failure: said first.
+        let sandboxed = if self.sandbox.is_some() {
+            "sandbox on; "
+        } else {
+            ""
+        };
         Some(match tail_lines(path, lines) {
             Some(tail) if !tail.is_empty() => {
                 format!(
-                    "last stderr: `{}`; log: {}",
+                    "{sandboxed}last stderr: `{}`; log: {}",
                     tail.join(" | "),
                     path.display()
                 )
             }
-            _ => format!("nothing on stderr; log: {}", path.display()),
+            _ => format!("{sandboxed}nothing on stderr; log: {}", path.display()),
         })
     }
 
@@ -377,6 +421,9 @@ impl Engine {
             self.note('>', line);
             text.extend_from_slice(line.as_bytes());
             text.push(b'\n');
+        }
+        if self.stopped {
+            self.signal_group(Signal::SIGCONT);
         }
         let stdin = self.stdin.as_mut().ok_or_else(|| {
             EngineError::Write(io::Error::new(io::ErrorKind::BrokenPipe, "stdin closed"))
@@ -411,6 +458,10 @@ impl Engine {
         match self.stdout.next(deadline) {
             Some((Output::Line(text), at)) => {
                 self.note('<', &text);
+                // No thinking on the opponent's time: stopped until arena writes again.
+                if self.suspend_idle && text.starts_with("bestmove") {
+                    self.signal_group(Signal::SIGSTOP);
+                }
                 Ok((text, at))
             }
             Some((Output::TooLong, _)) => {
@@ -551,6 +602,9 @@ impl Engine {
     /// Closes the engine's stdin (its end of input, as when the runner goes away), then waits
     /// up to `grace` for it to exit; `Some(status text)` when it did.
     pub fn close_stdin(&mut self, grace: Duration) -> Option<String> {
+        if self.stopped {
+            self.signal_group(Signal::SIGCONT);
+        }
         self.stdin = None;
         let status = self.wait_exit(grace);
         (!status.is_empty()).then(|| status.trim_start_matches(": ").to_owned())
