@@ -460,3 +460,80 @@ fn a_read_path_that_does_not_exist_is_a_config_error() {
         "{stderr}"
     );
 }
+
+/// `arena check-engine --json` on `command`: each check's name, verdict and detail.
+fn check_engine(command: &[String]) -> Vec<(String, String, String)> {
+    let output = arena()
+        .args([
+            "check-engine",
+            "--quick",
+            "--json",
+            "--margin",
+            "1000",
+            "--",
+        ])
+        .args(command)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    json[0]["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .map(|c| {
+            let text = |k: &str| c[k].as_str().unwrap_or_default().to_owned();
+            (text("name"), text("verdict"), text("detail"))
+        })
+        .collect()
+}
+
+#[test]
+fn check_engine_names_the_path_the_sandbox_refused() {
+    let book_dir = Dir::new();
+    let book = book_dir.write("book.txt", "opening book");
+    let team = Dir::new();
+    // Reads a book outside its folder at start, then becomes the random engine.
+    let script = team.write(
+        "engine.sh",
+        &format!(
+            "#!/bin/sh\ncat {} > /dev/null || exit 1\nexec {}\n",
+            book.display(),
+            engine("random")
+        ),
+    );
+    Command::new("chmod")
+        .arg("755")
+        .arg(&script)
+        .status()
+        .unwrap();
+    let checks = check_engine(&[script.display().to_string()]);
+    let sandbox = checks
+        .iter()
+        .find(|c| c.0 == "sandbox")
+        .expect("a sandbox check");
+    assert_eq!(sandbox.1, "fail", "{sandbox:?}");
+    assert!(
+        sandbox
+            .2
+            .contains(&format!("{}: Permission denied", book.display()))
+            && sandbox.2.contains("sandbox.read"),
+        "{sandbox:?}"
+    );
+    // Everything else passed: it plays unconfined.
+    assert!(
+        checks.iter().all(|c| c.0 == "sandbox" || c.1 != "fail"),
+        "{checks:?}"
+    );
+    let fine = check_engine(&[engine("random")]);
+    let sandbox = fine
+        .iter()
+        .find(|c| c.0 == "sandbox")
+        .expect("a sandbox check");
+    assert_eq!(sandbox.1, "pass", "{sandbox:?}");
+    assert!(sandbox.2.contains("plays under network no"), "{sandbox:?}");
+}

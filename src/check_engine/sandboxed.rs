@@ -1,5 +1,6 @@
-//! The `sandbox` check: a fresh process under the engine's sandbox (`sandbox: on` when the
-//! config gives it none) plays a few moves of its first board; when it cannot, the paths the
+//! The `sandbox` check, last: a fresh process under the engine's sandbox (`sandbox: on` when
+//! the config gives it none) plays a few moves of its first board, unless an earlier check
+//! failed; when it cannot, the paths the
 //! kernel refused, from its stderr, say what to add under `sandbox.read`.
 
 use super::*;
@@ -16,6 +17,16 @@ impl Battery<'_> {
     }
 
     fn sandbox_outcome(&self) -> (Outcome, Vec<TranscriptLine>) {
+        // It asks whether the engine *still* plays: meaningless for one that fails unconfined.
+        if self.checks.iter().any(|c| c.verdict == Verdict::Fail) {
+            return (
+                (
+                    Verdict::Skipped,
+                    "the engine fails checks unconfined; fix those first".into(),
+                ),
+                Vec::new(),
+            );
+        }
         let parts = self.target.launch.sandbox.clone().unwrap_or_default();
         let support = crate::sandbox::probe();
         if let Some(why) = crate::sandbox::refusal(&self.target.name, &parts, support) {
