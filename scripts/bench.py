@@ -190,8 +190,14 @@ def sandbox(say, floor=""):
     med = lambda runs, k: statistics.median(r[k] for r in runs)
     moves = med(moves_on, "moves")
     wall = lambda runs: med(runs, "wall") * 1e6 / med(runs, "moves")
+    if not floor:
+        line = mean_position_line(moves_on[0]["records"])
+        base = [pingpong(int(moves), int(line), len("bestmove 1") + 1) for _ in range(RUNS)]
+        say("Pipe floor of this run: %.1f µs wall, %.1f µs CPU a round trip.\n"
+            % (statistics.median(b["wall_us"] for b in base), statistics.median(b["cpu_us"] for b in base)))
     say("Two `instant` engines on Awale 6, %d games, %d moves, concurrency 1, engines kept across games "
-        "(`restart: on_failure`): the per-move cost is suspend_idle's SIGSTOP and SIGCONT. Then the same "
+        "(`restart: on_failure`): what a move costs more is suspend_idle (an engine is stopped only once "
+        "its opponent has thought 1 ms, so a fast opponent costs no signal). Then the same "
         "pair with `restart: per_game` over %d games: two engine start-ups a game, so the start-up cost is "
         "the difference of the wall a game over two. The runs of each variant interleaved.\n"
         % (med(moves_on, "games"), moves, med(start_on, "games")))

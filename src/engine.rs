@@ -162,10 +162,8 @@ pub struct Engine {
     /// Its sandbox's working directory and cgroup, removed after the process (field order:
     /// dropped after `Drop::drop` has killed the group).
     sandbox: Option<crate::sandbox::Prepared>,
-    /// `suspend_idle`: its group is stopped after each `bestmove`.
-    suspend_idle: bool,
-    /// Whether its group is stopped now (SIGSTOP sent, no SIGCONT yet).
-    stopped: bool,
+    /// `suspend_idle`: its group is stopped while the opponent thinks.
+    suspend: Option<crate::sandbox::suspend::Suspender>,
 }
 
 /// One line of a protocol transcript.
@@ -324,6 +322,7 @@ impl Engine {
             }
         };
         let mut child = crate::reaper::spawn(&mut process).map_err(spawn_error)?;
+        let pid = child.id();
         let stdout = LineReader::new(child.stdout.take().expect("stdout is piped"));
         Ok(Engine {
             stdin: child.stdin.take(),
@@ -332,16 +331,12 @@ impl Engine {
             stdout,
             transcript: None,
             stderr_log: launch.stderr_log.clone(),
-            suspend_idle: sandbox.as_ref().is_some_and(|s| s.parts.suspend_idle),
+            suspend: sandbox
+                .as_ref()
+                .filter(|s| s.parts.suspend_idle)
+                .map(|_| crate::sandbox::suspend::Suspender::new(pid)),
             sandbox,
-            stopped: false,
         })
-    }
-
-    /// Sends `signal` to the engine's process group (SIGSTOP/SIGCONT of `suspend_idle`).
-    fn signal_group(&mut self, signal: Signal) {
-        let _ = killpg(Pid::from_raw(self.child.id() as i32), signal);
-        self.stopped = signal == Signal::SIGSTOP;
     }
 
     /// Starts keeping a transcript of every line (see [`Engine::take_transcript`]).
@@ -422,8 +417,8 @@ impl Engine {
             text.extend_from_slice(line.as_bytes());
             text.push(b'\n');
         }
-        if self.stopped {
-            self.signal_group(Signal::SIGCONT);
+        if let Some(suspend) = &self.suspend {
+            suspend.wake();
         }
         let stdin = self.stdin.as_mut().ok_or_else(|| {
             EngineError::Write(io::Error::new(io::ErrorKind::BrokenPipe, "stdin closed"))
@@ -455,12 +450,27 @@ impl Engine {
         expected: &str,
     ) -> Result<(String, Instant), EngineError> {
         let waited_from = Instant::now();
-        match self.stdout.next(deadline) {
+        let next = if crate::sandbox::suspend::any_pending() {
+            // The opponent's idle engine is stopped once this one has thought a moment.
+            let grace = Instant::now() + crate::sandbox::suspend::GRACE;
+            match self.stdout.next(deadline.min(grace)) {
+                None if Instant::now() < deadline => {
+                    crate::sandbox::suspend::stop_pending();
+                    self.stdout.next(deadline)
+                }
+                next => next,
+            }
+        } else {
+            self.stdout.next(deadline)
+        };
+        match next {
             Some((Output::Line(text), at)) => {
                 self.note('<', &text);
                 // No thinking on the opponent's time: stopped until arena writes again.
-                if self.suspend_idle && text.starts_with("bestmove") {
-                    self.signal_group(Signal::SIGSTOP);
+                if let Some(suspend) = &self.suspend {
+                    if text.starts_with("bestmove") {
+                        suspend.idle();
+                    }
                 }
                 Ok((text, at))
             }
@@ -602,8 +612,8 @@ impl Engine {
     /// Closes the engine's stdin (its end of input, as when the runner goes away), then waits
     /// up to `grace` for it to exit; `Some(status text)` when it did.
     pub fn close_stdin(&mut self, grace: Duration) -> Option<String> {
-        if self.stopped {
-            self.signal_group(Signal::SIGCONT);
+        if let Some(suspend) = &self.suspend {
+            suspend.wake();
         }
         self.stdin = None;
         let status = self.wait_exit(grace);

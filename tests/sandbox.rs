@@ -537,3 +537,55 @@ fn check_engine_names_the_path_the_sandbox_refused() {
     assert_eq!(sandbox.1, "pass", "{sandbox:?}");
     assert!(sandbox.2.contains("plays under network no"), "{sandbox:?}");
 }
+
+#[test]
+fn a_crash_under_the_sandbox_says_so_with_the_last_stderr_line() {
+    let dir = Dir::new();
+    let engines = format!(
+        "  - {{ name: random, command: {} }}
+  - {{ name: grower, command: {}, args: [--grow, --mb, '2048'] }}
+",
+        engine("random"),
+        engine("hostile")
+    );
+    let cfg = config(&dir, "on", &engines, "");
+    arena().args(["run", "-q"]).arg(&cfg).assert().success();
+    let games = read_games(&dir.path("out/games.csv"));
+    let crashed: Vec<_> = games
+        .iter()
+        .filter(|g| g.termination == Termination::Crash)
+        .collect();
+    assert!(!crashed.is_empty(), "{games:?}");
+    for g in crashed {
+        assert!(
+            g.detail
+                .contains("sandbox on; last stderr: `memory allocation of"),
+            "{}",
+            g.detail
+        );
+    }
+}
+
+#[test]
+fn no_child_outlives_a_sandboxed_engine() {
+    let dir = Dir::new();
+    let engines = format!(
+        "  - {{ name: random, command: {} }}
+  - {{ name: daemon, command: {}, args: [--detach, --tag, sbx-detach] }}
+",
+        engine("random"),
+        engine("hostile")
+    );
+    let cfg = config(&dir, "on", &engines, "");
+    arena().args(["run", "-q"]).arg(&cfg).assert().success();
+    let survivors: Vec<String> = fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|p| {
+            fs::read(p.path().join("cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains("sbx-detach"))
+        })
+        .map(|p| p.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(survivors.is_empty(), "left behind: {survivors:?}");
+}

@@ -11,6 +11,7 @@
 mod child;
 mod paths;
 mod probe;
+pub mod suspend;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
