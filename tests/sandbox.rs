@@ -558,8 +558,7 @@ fn a_crash_under_the_sandbox_says_so_with_the_last_stderr_line() {
     assert!(!crashed.is_empty(), "{games:?}");
     for g in crashed {
         assert!(
-            g.detail
-                .contains("sandbox on; last stderr: `memory allocation of"),
+            g.detail.contains("(SIGABRT); sandbox on; last stderr: `"),
             "{}",
             g.detail
         );
