@@ -53,9 +53,12 @@ pub enum Filesystem {
     Open,
 }
 
-/// A limit that can be turned off: a number, or `off`.
+/// A limit that can be turned off: a number (≥ 1), or `off`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limit(pub Option<u64>);
+pub struct Limit(
+    /// The value, in the key's unit; `None` for `off`.
+    pub Option<u64>,
+);
 
 impl Serialize for Limit {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
