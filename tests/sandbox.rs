@@ -406,11 +406,11 @@ fn check_shows_each_engines_sandbox_and_what_the_machine_enforces() {
     let out = arena().arg("check").arg(&cfg).assert().success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     for want in [
-        "engine random sandbox: OFF",
-        "engine boxed sandbox: network yes, filesystem confined, memory 512 MiB, processes 16",
-        "engine plain sandbox: network no, filesystem confined, memory 1024 MiB",
-        "this machine enforces filesystem (Landlock): yes",
-        "this machine enforces network (user + network namespace): yes",
+        "sandbox of random: OFF",
+        "sandbox of boxed: network yes, filesystem confined, memory 512 MiB, processes 16",
+        "sandbox of plain: network no, filesystem confined, memory 1024 MiB",
+        "sandbox on this machine: filesystem (Landlock): yes",
+        "sandbox on this machine: network (user + network namespace): yes",
     ] {
         assert!(text.contains(want), "missing `{want}` in:\n{text}");
     }

@@ -309,17 +309,17 @@ pub fn print_check(engines: &[crate::config::PlanEngine]) {
         match of(&engine.spec) {
             Some(parts) => {
                 any = true;
-                println!("engine {} sandbox: {}", engine.spec.name, parts.describe());
+                println!("sandbox of {}: {}", engine.spec.name, parts.describe());
             }
             None => println!(
-                "engine {} sandbox: OFF (runs with your rights: files, network, processes)",
+                "sandbox of {}: OFF (runs with your rights: files, network, processes)",
                 engine.spec.name
             ),
         }
     }
     if any {
         for line in probe().describe() {
-            println!("this machine enforces {line}");
+            println!("sandbox on this machine: {line}");
         }
     }
 }
