@@ -6,7 +6,7 @@
 //! of [`Parts`]. A run resolves it per engine ([`Setting::parts`]); [`probe`] says what this
 //! machine can enforce, and [`refusal`] refuses a run whose sandbox needs a part it cannot.
 //! Each engine process is then started with a [`Prepared`] sandbox ([`Prepared::new`], built
-//! before the fork) whose [`Prepared::apply_in_child`] runs between fork and exec.
+//! before the fork), whose pre-exec hook applies it between fork and exec with system calls only.
 
 mod child;
 mod paths;
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub use child::Prepared;
-pub use paths::read_only_paths;
+pub use paths::{SYSTEM, read_only_paths};
 pub use probe::{Support, probe};
 
 /// `memory_mb` of `sandbox: on` (MiB of address space).
