@@ -247,6 +247,51 @@ def live_page(say, floor=""):
         "without `--serve`.\n")
 
 
+def sandbox(say, floor=""):
+    """Per-move wall and runner CPU, and engine start-up, with `sandbox: off` and `on`
+    (suspend_idle included), runs interleaved in one session."""
+    say("## The sandbox: per-move overhead and engine start-up (issue 24)\n")
+    if floor:
+        say(floor)
+    awale = "{ game: awale, pits: 6, random_opening_plies: 6 }"
+    pair = [("a", "instant"), ("b", "instant")]
+    moves_off, moves_on, start_off, start_on = [], [], [], []
+    for _ in range(RUNS):
+        moves_off.append(run_tournament([awale], pair, 150, 1, extra="sandbox: off"))
+        moves_on.append(run_tournament([awale], pair, 150, 1, extra="sandbox: on"))
+        start_off.append(run_tournament([awale], pair, 50, 1, extra="sandbox: off\nrestart: per_game"))
+        start_on.append(run_tournament([awale], pair, 50, 1, extra="sandbox: on\nrestart: per_game"))
+    med = lambda runs, k: statistics.median(r[k] for r in runs)
+    moves = med(moves_on, "moves")
+    wall = lambda runs: med(runs, "wall") * 1e6 / med(runs, "moves")
+    if not floor:
+        line = mean_position_line(moves_on[0]["records"])
+        base = [pingpong(int(moves), int(line), len("bestmove 1") + 1) for _ in range(RUNS)]
+        say("Pipe floor of this run: %.1f µs wall, %.1f µs CPU a round trip.\n"
+            % (statistics.median(b["wall_us"] for b in base), statistics.median(b["cpu_us"] for b in base)))
+    say("Two `instant` engines on Awale 6, %d games, %d moves, concurrency 1, engines kept across games "
+        "(`restart: on_failure`): what a move costs more is suspend_idle (an engine is stopped only once "
+        "its opponent has thought 1 ms, so a fast opponent costs no signal). Then the same "
+        "pair with `restart: per_game` over %d games: two engine start-ups a game, so the start-up cost is "
+        "the difference of the wall a game over two. The runs of each variant interleaved.\n"
+        % (med(moves_on, "games"), moves, med(start_on, "games")))
+    off_w, on_w = wall(moves_off), wall(moves_on)
+    say(table(["variant", "wall µs a move", "runner CPU µs a move"], [
+        ["sandbox off", "%.1f" % off_w, "%.1f" % med(moves_off, "cpu_us_move")],
+        ["sandbox on", "%.1f" % on_w, "%.1f" % med(moves_on, "cpu_us_move")],
+        ["on / off", "%.2f×" % (on_w / off_w), "%.2f×" % (med(moves_on, "cpu_us_move") / med(moves_off, "cpu_us_move"))],
+    ]))
+    game = lambda runs: med(runs, "wall") * 1e3 / med(runs, "games")
+    extra = (game(start_on) - game(start_off)) / 2
+    say("\n" + table(["variant", "wall ms a game (2 start-ups)", "runner CPU µs a move"], [
+        ["sandbox off, per_game", "%.2f" % game(start_off), "%.1f" % med(start_off, "cpu_us_move")],
+        ["sandbox on, per_game", "%.2f" % game(start_on), "%.1f" % med(start_on, "cpu_us_move")],
+    ]))
+    say("\nThe sandbox adds %.2f ms to an engine's start-up (namespaces, the pids cgroup as root, the "
+        "Landlock ruleset, the private directory made and removed) and %.1f%% to the wall time of a move "
+        "(target ≤ 10%%).\n" % (extra, (on_w / off_w - 1) * 100))
+
+
 def main():
     report = []
     cores = os.cpu_count()
@@ -256,6 +301,9 @@ def main():
         return
     if ONLY == "serve":
         live_page(say)
+        return
+    if ONLY == "sandbox":
+        sandbox(say)
         return
     say("# Benchmarks\n")
     say("Measured by `scripts/bench.sh` on a %d-core machine (%s); every figure is the median of %d runs. "
@@ -316,6 +364,7 @@ def main():
 
     record_moves(say, floor)
     live_page(say, floor)
+    sandbox(say, floor)
 
     # Throughput.
     say("## Throughput: Seven Colors 30×30, greedy vs random-available\n")

@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 #   gcc make libc6-dev    the C engine skeleton (engines/c/) and the course player libraries
 #   libgsl-dev            GSL headers of the course player interface (tests/players/)
 #   slurm-wlm munge       a local single-node Slurm (tests/slurm.rs, scripts/slurm-local.sh)
-#   util-linux            setpriv: an engine run as an unprivileged user (tests/tournament.rs)
+#   util-linux            setpriv: an engine run as an unprivileged user (tests/tournament.rs),
+#                         and arena itself as uid 65534 under the sandbox (tests/sandbox.rs)
 #   chromium              report.html opened at a game link in a real browser (tests/report.rs)
 missing=()
 have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]; }

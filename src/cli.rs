@@ -274,6 +274,10 @@ pub struct RunArgs {
     /// 127.0.0.1:8080; port 0 lets the system choose (the URL is printed).
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = crate::live::server::DEFAULT_ADDR)]
     pub serve: Option<String>,
+    /// Run every engine without its sandbox, whatever the config says (for debugging; printed
+    /// as a warning).
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// Arguments of `arena check`.

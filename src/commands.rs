@@ -78,6 +78,7 @@ pub fn check(args: &CheckArgs) -> ExitCode {
         let scratch = Scratch::new()?;
         let prepared = tournament::prepare(&plan, Some(&scratch.0), previous.plays.as_ref())?;
         let mut failed = print_engines(&plan, &prepared);
+        crate::sandbox::print_check(&plan.engines);
         print_warnings(&plan, &prepared);
         let probes = tournament::probe(&plan, &prepared);
         failed |= print_probes(&probes);
@@ -431,7 +432,13 @@ pub fn run(args: &RunArgs) -> ExitCode {
             seed: args.seed,
             concurrency: args.concurrency,
             output: args.output.clone(),
+            no_sandbox: args.no_sandbox,
         };
+        if args.no_sandbox {
+            eprintln!(
+                "WARNING: --no-sandbox: every engine runs UNCONFINED, with your rights, whatever the config's `sandbox` says"
+            );
+        }
         let seed_given = args.seed.is_some()
             || config::read(&args.config)
                 .map(|c| c.seed.is_some())
@@ -505,6 +512,7 @@ pub fn slurm(args: &crate::cli::SlurmArgs) -> ExitCode {
             seed: args.seed,
             concurrency: None,
             output: args.output.clone(),
+            no_sandbox: false,
         };
         let plan = load_plan(&args.config, &overrides)?;
         tournament::slurm::slurm(

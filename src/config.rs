@@ -241,6 +241,10 @@ pub struct EngineSpec {
     /// engine (course players keep global state that `finalize` does not reset).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restart: Option<Restart>,
+    /// This engine's own `sandbox` (see [`crate::sandbox`]); default the tournament's. In a
+    /// [`PlanEngine`], the one in force, with absolute `read` paths.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<crate::sandbox::Setting>,
 }
 
 /// An anchor: the engine whose rating is fixed.
@@ -284,6 +288,10 @@ pub struct Config {
     /// Output directory; default `results/<name>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<PathBuf>,
+    /// The sandbox of every engine without its own: `off` (default), `on` or a map of parts
+    /// (see [`crate::sandbox`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<crate::sandbox::Setting>,
     /// Rating anchor; default: mean 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub anchor: Option<Anchor>,
@@ -476,6 +484,8 @@ pub struct Overrides {
     pub concurrency: Option<usize>,
     /// `--output`.
     pub output: Option<PathBuf>,
+    /// `--no-sandbox`: every engine runs with `sandbox: off`.
+    pub no_sandbox: bool,
 }
 
 /// Reads and parses a config file.
@@ -666,7 +676,14 @@ impl Config {
         let board_names = self.board_names().map_err(fail)?;
         // Opening suites are read and checked now, so a bad one stops the run before any game.
         crate::openings::resolve_boards(&mut self.boards, base).map_err(fail)?;
-        let engines = self.plan_engines(base).map_err(fail)?;
+        let mut engines = self.plan_engines(base).map_err(fail)?;
+        crate::sandbox::plan(
+            &mut engines,
+            self.sandbox.as_ref(),
+            base,
+            overrides.no_sandbox,
+        )
+        .map_err(fail)?;
         self.check_references(&engines).map_err(fail)?;
         let settings = self.settings(overrides, &name).map_err(fail)?;
         self.check_game_count(engines.len()).map_err(fail)?;

@@ -94,6 +94,8 @@ pub struct Launch {
     pub stderr_log: Option<PathBuf>,
     /// Resource limits applied to the process before it starts.
     pub limits: Limits,
+    /// The sandbox it runs in (`None`: `sandbox: off`); see [`crate::sandbox`].
+    pub sandbox: Option<crate::sandbox::Parts>,
 }
 
 /// Resource limits of an engine process, set with setrlimit between fork and exec.
@@ -157,6 +159,11 @@ pub struct Engine {
     transcript: Option<Vec<TranscriptLine>>,
     /// Where its stderr goes, for the last lines after a crash.
     stderr_log: Option<PathBuf>,
+    /// Its sandbox's working directory and cgroup, removed after the process (field order:
+    /// dropped after `Drop::drop` has killed the group).
+    sandbox: Option<crate::sandbox::Prepared>,
+    /// `suspend_idle`: its group is stopped while the opponent thinks.
+    suspend: Option<crate::sandbox::suspend::Suspender>,
 }
 
 /// One line of a protocol transcript.
@@ -277,7 +284,6 @@ impl Engine {
         };
         let mut process = Process::new(&launch.program);
         process
-            .args(&launch.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr)
@@ -290,11 +296,33 @@ impl Engine {
                 process.pre_exec(move || limits.apply());
             }
         }
-        let mut child =
-            crate::reaper::spawn(&mut process).map_err(|source| EngineError::Spawn {
-                command: launch.program.display().to_string(),
-                source,
-            })?;
+        let spawn_error = |source| EngineError::Spawn {
+            command: launch.program.display().to_string(),
+            source,
+        };
+        // The sandbox's hook runs after the limits' (both between fork and exec).
+        let sandbox = match &launch.sandbox {
+            Some(parts) => {
+                let on_path = std::env::var_os("PATH").is_some_and(|path| {
+                    std::env::split_paths(&path).any(|dir| launch.program.parent() == Some(&dir))
+                });
+                let prepared = crate::sandbox::Prepared::new(
+                    parts,
+                    &launch.program,
+                    on_path,
+                    &launch.args,
+                    &mut process,
+                )
+                .map_err(spawn_error)?;
+                Some(prepared)
+            }
+            None => {
+                process.args(&launch.args);
+                None
+            }
+        };
+        let mut child = crate::reaper::spawn(&mut process).map_err(spawn_error)?;
+        let pid = child.id();
         let stdout = LineReader::new(child.stdout.take().expect("stdout is piped"));
         Ok(Engine {
             stdin: child.stdin.take(),
@@ -303,6 +331,11 @@ impl Engine {
             stdout,
             transcript: None,
             stderr_log: launch.stderr_log.clone(),
+            suspend: sandbox
+                .as_ref()
+                .filter(|s| s.parts.suspend_idle)
+                .map(|_| crate::sandbox::suspend::Suspender::new(pid)),
+            sandbox,
         })
     }
 
@@ -344,15 +377,21 @@ impl Engine {
     /// appended across restarts of the same worker, so the lines are the latest process's.
     pub fn stderr_tail(&self, lines: usize) -> Option<String> {
         let path = self.stderr_log.as_ref()?;
+        // A denial is the likely cause of a sandboxed engine's failure: said first.
+        let sandboxed = if self.sandbox.is_some() {
+            "sandbox on; "
+        } else {
+            ""
+        };
         Some(match tail_lines(path, lines) {
             Some(tail) if !tail.is_empty() => {
                 format!(
-                    "last stderr: `{}`; log: {}",
+                    "{sandboxed}last stderr: `{}`; log: {}",
                     tail.join(" | "),
                     path.display()
                 )
             }
-            _ => format!("nothing on stderr; log: {}", path.display()),
+            _ => format!("{sandboxed}nothing on stderr; log: {}", path.display()),
         })
     }
 
@@ -377,6 +416,9 @@ impl Engine {
             self.note('>', line);
             text.extend_from_slice(line.as_bytes());
             text.push(b'\n');
+        }
+        if let Some(suspend) = &self.suspend {
+            suspend.wake();
         }
         let stdin = self.stdin.as_mut().ok_or_else(|| {
             EngineError::Write(io::Error::new(io::ErrorKind::BrokenPipe, "stdin closed"))
@@ -408,9 +450,28 @@ impl Engine {
         expected: &str,
     ) -> Result<(String, Instant), EngineError> {
         let waited_from = Instant::now();
-        match self.stdout.next(deadline) {
+        let next = if crate::sandbox::suspend::any_pending() {
+            // The opponent's idle engine is stopped once this one has thought a moment.
+            let grace = Instant::now() + crate::sandbox::suspend::GRACE;
+            match self.stdout.next(deadline.min(grace)) {
+                None if Instant::now() < deadline => {
+                    crate::sandbox::suspend::stop_pending();
+                    self.stdout.next(deadline)
+                }
+                next => next,
+            }
+        } else {
+            self.stdout.next(deadline)
+        };
+        match next {
             Some((Output::Line(text), at)) => {
                 self.note('<', &text);
+                // No thinking on the opponent's time: stopped until arena writes again.
+                if let Some(suspend) = &self.suspend {
+                    if text.starts_with("bestmove") {
+                        suspend.idle();
+                    }
+                }
                 Ok((text, at))
             }
             Some((Output::TooLong, _)) => {
@@ -551,6 +612,9 @@ impl Engine {
     /// Closes the engine's stdin (its end of input, as when the runner goes away), then waits
     /// up to `grace` for it to exit; `Some(status text)` when it did.
     pub fn close_stdin(&mut self, grace: Duration) -> Option<String> {
+        if let Some(suspend) = &self.suspend {
+            suspend.wake();
+        }
         self.stdin = None;
         let status = self.wait_exit(grace);
         (!status.is_empty()).then(|| status.trim_start_matches(": ").to_owned())

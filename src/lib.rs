@@ -53,6 +53,7 @@ pub mod record;
 pub mod referee;
 pub mod report;
 pub mod runner;
+pub mod sandbox;
 pub mod schedule;
 pub mod seed;
 pub mod sprt;

@@ -178,6 +178,7 @@ impl Worker<'_, '_> {
             args: spec.spec.args.clone(),
             stderr_log: Some(log),
             limits: spec.spec.limits.unwrap_or_default(),
+            sandbox: crate::sandbox::of(&spec.spec),
         };
         let mut engine = Engine::spawn(&launch).map_err(|e| StartFailure {
             termination: referee::termination_of(&e),

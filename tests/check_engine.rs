@@ -507,8 +507,11 @@ fn a_single_threaded_engine_gets_warnings_for_isready_and_stop_and_the_battery_g
         .skip(1)
         .collect();
     assert!(after.len() > 5, "{checks:?}");
+    // `sandbox` warns: the engine imports a module from a folder outside its own.
     assert!(
-        after.iter().all(|c| c.1 == "pass" || c.0 == "determinism"),
+        after
+            .iter()
+            .all(|c| c.1 == "pass" || c.0 == "determinism" || c.0 == "sandbox"),
         "{after:?}"
     );
 }

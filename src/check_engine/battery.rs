@@ -321,6 +321,7 @@ impl<'a> Battery<'a> {
         self.determinism();
         self.stdout();
         self.quit();
+        self.sandboxed();
     }
 }
 

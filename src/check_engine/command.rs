@@ -25,6 +25,7 @@ fn targets(args: &CheckEngineArgs) -> Result<(Vec<Target>, Option<PathBuf>, Dura
                     args: e.spec.args.clone(),
                     stderr_log: None,
                     limits: e.spec.limits.unwrap_or_default(),
+                    sandbox: crate::sandbox::of(&e.spec),
                 },
                 options: e
                     .spec
@@ -89,6 +90,7 @@ fn targets(args: &CheckEngineArgs) -> Result<(Vec<Target>, Option<PathBuf>, Dura
             args: rest.to_vec(),
             stderr_log: None,
             limits: engine::Limits::default(),
+            sandbox: None,
         },
         options: Vec::new(),
         games: None,

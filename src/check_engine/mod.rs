@@ -21,6 +21,7 @@ mod handshake;
 mod play;
 mod process;
 mod report;
+mod sandboxed;
 mod time;
 
 pub use boards::{Probe, boards, probes};

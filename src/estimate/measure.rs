@@ -102,6 +102,7 @@ fn launch(e: &PlanEngine) -> Launch {
         args: e.spec.args.clone(),
         stderr_log: None,
         limits: e.spec.limits.unwrap_or_default(),
+        sandbox: crate::sandbox::of(&e.spec),
     }
 }
 

@@ -168,6 +168,7 @@ impl Scorer {
             args: engine.spec.args.clone(),
             stderr_log: None,
             limits: engine.spec.limits.unwrap_or_default(),
+            sandbox: crate::sandbox::of(&engine.spec),
         })
         .map_err(|e| fail(e.to_string()))?;
         live.handshake(ready)

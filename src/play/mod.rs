@@ -209,6 +209,7 @@ fn opponent(args: &PlayArgs, cwd: &Path) -> Result<Opponent, Stop> {
                 args: spec.args.clone(),
                 stderr_log: None,
                 limits: spec.limits.unwrap_or_default(),
+                sandbox: crate::sandbox::of(spec),
             },
             options: spec
                 .options
@@ -251,6 +252,7 @@ fn opponent(args: &PlayArgs, cwd: &Path) -> Result<Opponent, Stop> {
             args: engine_args.to_vec(),
             stderr_log: None,
             limits: engine::Limits::default(),
+            sandbox: None,
         },
         options: BTreeMap::new(),
         time_control,

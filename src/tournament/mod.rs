@@ -92,6 +92,7 @@ pub fn preflight(plan: &Plan, log_dir: Option<&Path>) -> Vec<Result<Identity, Pr
                 args: e.spec.args.clone(),
                 stderr_log: log.clone(),
                 limits: e.spec.limits.unwrap_or_default(),
+                sandbox: crate::sandbox::of(&e.spec),
             };
             let failure = |reason: String| {
                 // Give a dying engine's stderr a moment to reach the file.
@@ -394,6 +395,7 @@ pub fn probe(plan: &Plan, prepared: &Prepared) -> Vec<Probe> {
                 args: engine.spec.args.clone(),
                 stderr_log: None,
                 limits: engine.spec.limits.unwrap_or_default(),
+                sandbox: crate::sandbox::of(&engine.spec),
             };
             let outcome = (|| {
                 let mut live = Engine::spawn(&launch).map_err(|e| e.to_string())?;

@@ -15,6 +15,12 @@
 //! D+1 score … nodes N nps N pv MOVE` and then an `info string` line, with the N-th score of
 //! the comma-separated LIST at the N-th `go` (the last one repeating); a score is `cp:N`,
 //! `mate:N` or `none` (no `info` at all): scripted scores for adjudication tests.
+//! `--escape KIND --target T` (sandbox tests) tries one escape at the first `go`, reports
+//! `info string escape KIND ok: …` or `… failed: …`, and plays on: `read` (prints file T),
+//! `list` (folder T), `write` (creates file T), `connect` (TCP to address T), `fork` (starts
+//! 1000 sleeping children), `alloc` (reserves 8 GiB), `exec` (`/bin/sh -c "cat T"`).
+//! `--burn` spins a thread for the whole process's life and reports, at each `go`, the CPU
+//! time the process used since its last `bestmove` (`info string idle_cpu_ms N`).
 
 use std::io::{self, BufRead, Write};
 use std::process::{Command, Stdio};
@@ -90,7 +96,7 @@ fn parse_args() -> (Fault, u32, usize, bool, String, usize) {
         }
         i += if matches!(
             args[i].as_str(),
-            "--at" | "--mb" | "--tag" | "--threads" | "--scores"
+            "--at" | "--mb" | "--tag" | "--threads" | "--scores" | "--escape" | "--target"
         ) {
             2
         } else {
@@ -173,6 +179,16 @@ fn main() {
     let mut gos = 0u32;
     let mut movetime = 50u64;
     let scores = scripted_scores();
+    let escape = arg_value("--escape");
+    let burn = std::env::args().any(|a| a == "--burn");
+    if burn {
+        thread::spawn(|| {
+            loop {
+                std::hint::black_box(0u64.wrapping_add(1));
+            }
+        });
+    }
+    let mut cpu_at_bestmove: Option<u64> = None;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -209,6 +225,22 @@ fn main() {
             }
             Some("go") => {
                 gos += 1;
+                if let Some(before) = cpu_at_bestmove {
+                    let idle = cpu_ms().saturating_sub(before);
+                    say(&mut out, &format!("info string idle_cpu_ms {idle}"));
+                }
+                if let (Some(kind), 1) = (&escape, gos) {
+                    let target = arg_value("--target").unwrap_or_default();
+                    let report = match try_escape(kind, &target, &tag) {
+                        Ok(what) => format!("ok: {what}"),
+                        Err(why) => format!("failed: {why}"),
+                    };
+                    say(&mut out, &format!("info string escape {kind} {report}"));
+                }
+                if burn {
+                    // Stamped just before the answer: what follows is the opponent's time.
+                    cpu_at_bestmove = Some(cpu_ms());
+                }
                 if let Some(i) = words.iter().position(|w| *w == "movetime") {
                     movetime = words
                         .get(i + 1)
@@ -371,6 +403,95 @@ fn strike(
             }
         }
         _ => say(out, &format!("bestmove {best}")),
+    }
+}
+
+/// The value after `flag` on the command line.
+fn arg_value(flag: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == flag)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+}
+
+/// CPU time of the whole process, user and system, in ms (`/proc/self/stat` fields 14 and 15,
+/// in clock ticks of 10 ms, proc(5)).
+fn cpu_ms() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<u64> = after
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    // After the name: state is field 3, so utime (14) and stime (15) are at 11 and 12.
+    (fields.get(11).unwrap_or(&0) + fields.get(12).unwrap_or(&0)) * 10
+}
+
+/// Tries one sandbox escape; `Ok` with what it got, `Err` with the error the OS gave.
+fn try_escape(kind: &str, target: &str, tag: &str) -> Result<String, String> {
+    let error = |e: std::io::Error| e.to_string();
+    match kind {
+        "read" => std::fs::read_to_string(target).map_err(error),
+        "list" => std::fs::read_dir(target)
+            .map_err(error)?
+            .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+            .collect::<Result<Vec<_>, _>>()
+            .map(|names| names.join(","))
+            .map_err(error),
+        "write" => std::fs::write(target, "escaped")
+            .map(|()| format!("wrote {target}"))
+            .map_err(error),
+        "connect" => {
+            let addr: std::net::SocketAddr = target.parse().map_err(|e| format!("{e}"))?;
+            std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(2))
+                .map(|_| format!("connected to {target}"))
+                .map_err(error)
+        }
+        "fork" => {
+            let mut started = 0;
+            let mut last_error = String::new();
+            for _ in 0..1000 {
+                match Command::new(std::env::current_exe().map_err(error)?)
+                    .args(["--child", "--tag", tag])
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                {
+                    Ok(_) => started += 1,
+                    Err(e) => {
+                        last_error = e.to_string();
+                        break;
+                    }
+                }
+            }
+            if started == 1000 {
+                Ok("started 1000 processes".into())
+            } else {
+                Err(format!("started {started} processes, then: {last_error}"))
+            }
+        }
+        "alloc" => {
+            let mut block: Vec<u8> = Vec::new();
+            block
+                .try_reserve_exact(8 << 30)
+                .map(|()| "reserved 8 GiB".to_owned())
+                .map_err(|e| e.to_string())
+        }
+        "exec" => {
+            let output = Command::new("/bin/sh")
+                .args(["-c", &format!("cat {target}")])
+                .stdin(Stdio::null())
+                .output()
+                .map_err(error)?;
+            if output.status.success() {
+                Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+            } else {
+                Err(String::from_utf8_lossy(&output.stderr).trim().to_owned())
+            }
+        }
+        other => Err(format!("unknown escape `{other}`")),
     }
 }
 
