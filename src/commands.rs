@@ -81,7 +81,14 @@ pub fn check(args: &CheckArgs) -> ExitCode {
         print_warnings(&plan, &prepared);
         let probes = tournament::probe(&plan, &prepared);
         failed |= print_probes(&probes);
-        print_boards(&plan, &prepared.schedule);
+        if plan.config.format.pairs_by_results() {
+            print!(
+                "{}",
+                tournament::rounds::describe_first_round(&plan, &prepared.schedule)
+            );
+        } else {
+            print_boards(&plan, &prepared.schedule);
+        }
         print_previous(&plan, &previous, &prepared)?;
         print_estimate(&plan, &prepared, &probes);
         if failed {

@@ -23,7 +23,7 @@ use super::resume::{self, Compatibility, Plays, Previous};
 use super::sprt_run::{self, SprtRun};
 use super::{
     BAD_CONFIG, DONE, FAILED, INTERRUPTED, Prepared, RunOptions, Stop, describe_failures,
-    engine_names, lock, moves_resume, outputs, prepare, shard,
+    engine_names, lock, moves_resume, outputs, prepare, rounds, shard,
 };
 
 /// Plays the tournament of `plan` into its output directory and writes every result file;
@@ -35,6 +35,7 @@ use super::{
 /// (naming the first, with how to resume), engines withdrawn during the run.
 pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     refuse_sharded_sprt(&plan, options)?;
+    rounds::refuse_shard(&plan, options)?;
     let _lock = lock::acquire(&plan.output)?;
     let previous = previous_state(&plan, options.force)?;
     check_recorded_shard(&plan, &previous, options)?;
@@ -48,7 +49,9 @@ pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     record_run_identity(&plan, &prepared, options)?;
     let sprt = sprt_run::start(&plan, &plan.output, &records).map_err(|e| Stop::new(FAILED, e))?;
     let todo = games_to_play(&prepared.schedule, &records, sprt.as_ref());
-    let total = prepared.schedule.fixtures.len() as u64;
+    let total = rounds::Driver::of(&plan).map_or(prepared.schedule.fixtures.len() as u64, |d| {
+        d.expected_games(&plan, prepared.schedule.fixtures.len())
+    });
     announce(
         &prepared.warnings,
         &notes,
@@ -213,6 +216,11 @@ fn prepare_games(
     };
     if let Some(s) = options.shard {
         prepared.schedule.fixtures = shard::select(&prepared.schedule.fixtures, s);
+    }
+    if let Some(driver) = rounds::Driver::of(plan) {
+        // The rounds the recorded results reach, so the resume keeps their games.
+        let retry = plan.config.on_engine_failure == OnEngineFailure::Stop;
+        driver.replay(&mut prepared.schedule, plan, retry)?;
     }
     Ok(prepared)
 }
@@ -521,14 +529,25 @@ fn play(
     };
     let wall = Instant::now();
     let before = recorder.records.len();
-    let completed = runner::run_until(
-        &tournament,
-        todo,
-        plan.concurrency,
-        &cancel,
-        &no_new_games,
-        |event| recorder.on_event(event, &cancel, &no_new_games, &log_dir),
-    );
+    let completed = match rounds::Driver::of(plan) {
+        Some(driver) => rounds::play(
+            &driver,
+            &tournament,
+            plan,
+            todo,
+            &cancel,
+            &no_new_games,
+            recorder,
+        ),
+        None => runner::run_until(
+            &tournament,
+            todo,
+            plan.concurrency,
+            &cancel,
+            &no_new_games,
+            |event| recorder.on_event(event, &cancel, &no_new_games, &log_dir),
+        ),
+    };
     recorder.progress.finish();
     recorder.close();
     let plies = recorder.records[before..]
@@ -566,6 +585,10 @@ fn finish_files(plan: &Plan, mut recorder: Recorder) -> Finished {
         recorder.write_error = sorted.err();
     }
     let engine_rows = report::engines::compute(&recorder.records, &names, &move_totals);
+    // swiss.csv or knockout.csv first: report.html draws the bracket from knockout.csv.
+    if recorder.write_error.is_none() {
+        recorder.write_error = rounds::write_files(plan, &recorder.records).err();
+    }
     let context = outputs::Context::of_plan(plan);
     let mut visual_notes = Vec::new();
     let written = match &recorder.write_error {
@@ -589,6 +612,7 @@ fn finish_files(plan: &Plan, mut recorder: Recorder) -> Finished {
             recorder.write_error = Some(e);
         }
     }
+
     let table = written.unwrap_or_else(|| {
         let anchor = context.anchor.as_ref().map(|(n, e)| (n.as_str(), *e));
         standings::compute(&recorder.records, &names, anchor, plan.confidence)
@@ -619,6 +643,7 @@ fn print_summary(plan: &Plan, finished: &Finished, played: &Played, total: u64) 
     if let Some(s) = &finished.recorder.sprt {
         println!("{}", s.status());
     }
+    print!("{}", rounds::render(plan, records));
     print!("{}", report::engines::render(&finished.engine_rows));
     print!("{}", summary::failures(records, &played.log_dir));
     println!(
