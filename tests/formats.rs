@@ -206,7 +206,7 @@ fn a_knockout_of_equal_engines_plays_every_tiebreak_and_seeds_decide() {
     // names swapped, so every match is tied after each pair.
     let field: Vec<(&str, &str, u32)> = ["s1", "s2", "s3", "s4", "s5", "s6"]
         .iter()
-        .map(|n| (*n, "alphabeta", 2))
+        .map(|n| (*n, "alphabeta", 1))
         .collect();
     let path = config(&dir, "ko", "format: knockout\ntiebreak_pairs: 2\n", &field);
     let out = arena().args(["run"]).arg(&path).assert().success();

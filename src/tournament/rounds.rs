@@ -493,7 +493,7 @@ pub fn render(plan: &Plan, records: &[GameRecord]) -> String {
 
 /// For `arena check`: round 1's pairings and the game count (knockout: bracket size and the
 /// most games, every tie-break played).
-pub fn describe_first_round(plan: &Plan, schedule: &Schedule) -> String {
+pub fn describe_first_round(plan: &Plan) -> String {
     let Some(driver) = Driver::of(plan) else {
         return String::new();
     };
@@ -550,6 +550,75 @@ pub fn describe_first_round(plan: &Plan, schedule: &Schedule) -> String {
             let _ = writeln!(out, "  bye: {}", name(b));
         }
     }
-    debug_assert_eq!(schedule.fixtures.len(), expansion.games.len());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::tournament::resume::Compatibility;
+
+    fn config(extra: &str, engines: &[&str]) -> Config {
+        let list: String = engines
+            .iter()
+            .map(|e| format!("  - {{ name: {e}, command: sh }}\n"))
+            .collect();
+        serde_yaml::from_str(&format!(
+            "seed: 3\ntime_control: {{ depth: 1 }}\nboards:\n  - {{ game: awale, pits: 6 }}\n{extra}engines:\n{list}"
+        ))
+        .unwrap()
+    }
+
+    fn compare(old: &Config, new: &Config) -> Compatibility {
+        let boards = vec!["awale-6".to_owned()];
+        resume::compare(old, &boards, &Plays::new(), new, &boards, &Plays::new())
+    }
+
+    #[test]
+    fn a_swiss_extends_by_rounds_only() {
+        let old = config("format: swiss\nrounds: 3\n", &["a", "b", "c"]);
+        let more = config("format: swiss\nrounds: 5\n", &["a", "b", "c"]);
+        assert!(matches!(compare(&old, &more), Compatibility::Extension(_)));
+        let added = config("format: swiss\nrounds: 3\n", &["a", "b", "c", "d"]);
+        match compare(&old, &added) {
+            Compatibility::Conflict(keys) => {
+                assert!(keys[0].contains("engine d added"), "{keys:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // A round robin still takes a new engine.
+        let (rr, rr_added) = (config("", &["a", "b"]), config("", &["a", "b", "c"]));
+        assert!(matches!(
+            compare(&rr, &rr_added),
+            Compatibility::Extension(_)
+        ));
+    }
+
+    #[test]
+    fn knockout_csv_lists_the_bracket_in_order_with_byes() {
+        let driver = Driver {
+            settings: Paired::of(&config("format: knockout\n", &["a", "b", "c"])).unwrap(),
+            names: vec!["a".into(), "b".into(), "c".into()],
+            board: "awale-6".into(),
+            seed: 3,
+        };
+        // b–c: c wins both games; then a–c drawn through every tie-break: a, the higher seed.
+        let mut results = Results::new();
+        results.insert((1, 1, 2), (0.0, 1.0));
+        results.insert((1, 2, 1), (1.0, 0.0));
+        for slot in 5..=8 {
+            results.insert((slot, 0, 2), (0.5, 0.5));
+            results.insert((slot, 2, 0), (0.5, 0.5));
+        }
+        let expansion = driver::expand(&driver.settings, 3, &results);
+        assert!(expansion.complete);
+        assert_eq!(
+            knockout_csv(&driver, &expansion),
+            "round,match,engine_a,engine_b,seed_a,seed_b,games,score_a,score_b,tiebreak_pairs,winner\n\
+             1,1,a,,1,,0,,,0,a\n\
+             1,2,b,c,2,3,2,0,2,0,c\n\
+             2,1,a,c,1,3,8,4,4,3,a\n"
+        );
+    }
 }

@@ -49,9 +49,7 @@ pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     record_run_identity(&plan, &prepared, options)?;
     let sprt = sprt_run::start(&plan, &plan.output, &records).map_err(|e| Stop::new(FAILED, e))?;
     let todo = games_to_play(&prepared.schedule, &records, sprt.as_ref());
-    let total = rounds::Driver::of(&plan).map_or(prepared.schedule.fixtures.len() as u64, |d| {
-        d.expected_games(&plan, prepared.schedule.fixtures.len())
-    });
+    let (total, done) = totals(&plan, &prepared.schedule, &records, &todo);
     announce(
         &prepared.warnings,
         &notes,
@@ -59,7 +57,7 @@ pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         total,
         &plan.output,
     );
-    let progress = Progress::new(total, total - todo.len() as u64, options.quiet);
+    let progress = Progress::new(total, done, options.quiet);
     let mut recorder = Recorder::open(
         &plan.output,
         engine_names(&plan),
@@ -471,6 +469,24 @@ fn games_to_play(
         .filter(|f| !done.contains(&f.id))
         .cloned()
         .collect()
+}
+
+/// The games of the run and those already done, for the progress bar and the summary: the
+/// schedule's; for a Swiss or knockout, which schedules a round at a time, the whole format's.
+fn totals(
+    plan: &Plan,
+    schedule: &Schedule,
+    records: &[GameRecord],
+    todo: &[Fixture],
+) -> (u64, u64) {
+    let scheduled = schedule.fixtures.len() as u64;
+    match rounds::Driver::of(plan) {
+        Some(d) => (
+            d.expected_games(plan, scheduled as usize),
+            records.len() as u64,
+        ),
+        None => (scheduled, scheduled - todo.len() as u64),
+    }
 }
 
 /// Warnings, notes and the resume line, before the progress bar and whatever `--quiet` says:
