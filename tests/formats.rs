@@ -270,4 +270,15 @@ fn check_prints_round_1_and_shards_are_refused() {
         "{stderr}"
     );
     assert!(!dir.path("chk/games.csv").exists());
+    let out = arena()
+        .args(["slurm", "--shards", "2", "--output"])
+        .arg(dir.path("slurm"))
+        .arg(&ko)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("format: knockout cannot be split into shards"),
+        "{stderr}"
+    );
 }
