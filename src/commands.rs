@@ -76,13 +76,22 @@ pub fn check(args: &CheckArgs) -> ExitCode {
         let plan = load_plan(&args.config, &config::Overrides::default())?;
         let previous = tournament::resume::Previous::read(&plan.output);
         let scratch = Scratch::new()?;
-        let prepared = tournament::prepare(&plan, Some(&scratch.0), previous.plays.as_ref())?;
+        let mut prepared = tournament::prepare(&plan, Some(&scratch.0), previous.plays.as_ref())?;
+        if let Some(driver) = tournament::rounds::Driver::of(&plan) {
+            // The rounds the output's results reach, as `arena run` would pair them.
+            let retry = plan.config.on_engine_failure == config::OnEngineFailure::Stop;
+            driver.replay(&mut prepared.schedule, &plan, retry)?;
+        }
         let mut failed = print_engines(&plan, &prepared);
         crate::sandbox::print_check(&plan.engines);
         print_warnings(&plan, &prepared);
         let probes = tournament::probe(&plan, &prepared);
         failed |= print_probes(&probes);
-        print_boards(&plan, &prepared.schedule);
+        if plan.config.format.pairs_by_results() {
+            print!("{}", tournament::rounds::describe_first_round(&plan));
+        } else {
+            print_boards(&plan, &prepared.schedule);
+        }
         print_previous(&plan, &previous, &prepared)?;
         print_estimate(&plan, &prepared, &probes);
         if failed {

@@ -245,6 +245,10 @@ pub struct EngineSpec {
     /// [`PlanEngine`], the one in force, with absolute `read` paths.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<crate::sandbox::Setting>,
+    /// Swiss and knockout: the rating (Elo) that seeds it, higher first; default the config
+    /// order. Given for every engine or none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_rating: Option<f64>,
 }
 
 /// An anchor: the engine whose rating is fixed.
@@ -270,12 +274,22 @@ pub struct Config {
     /// Games played at once; default: the number of cores.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concurrency: Option<usize>,
-    /// Game pairs per engine pair per board; default 1.
+    /// Game pairs per engine pair per board; default 1. With `format: swiss`, the Swiss rounds.
     #[serde(default = "default_rounds")]
     pub rounds: u32,
-    /// `round_robin` (default) or `gauntlet` (see `gauntlet_engine`).
+    /// `round_robin` (default), `gauntlet` (see `gauntlet_engine`), `swiss` or `knockout`
+    /// (see [`crate::formats`]).
     #[serde(default)]
     pub format: Format,
+    /// Swiss and knockout: game pairs each pairing (or match) plays; default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_per_pairing: Option<u32>,
+    /// Swiss: the points of a bye, in 0..=1 (a pairing won is 1); default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bye_score: Option<f64>,
+    /// Knockout: tie-break game pairs a tied match plays at most, one at a time; default 3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tiebreak_pairs: Option<u32>,
     /// In a gauntlet, the engine that plays every other (the others do not meet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gauntlet_engine: Option<String>,
@@ -371,6 +385,18 @@ pub enum Format {
     RoundRobin,
     /// `gauntlet_engine` meets every other engine; the others do not meet.
     Gauntlet,
+    /// Swiss rounds paired from the standings (see [`crate::formats::swiss`]).
+    Swiss,
+    /// A seeded single-elimination bracket (see [`crate::formats::knockout`]).
+    Knockout,
+}
+
+impl Format {
+    /// Whether the games of a round depend on earlier results (Swiss, knockout): such a
+    /// tournament is played round by round and cannot be sharded.
+    pub fn pairs_by_results(self) -> bool {
+        matches!(self, Format::Swiss | Format::Knockout)
+    }
 }
 
 /// A validated engine entry.
@@ -685,6 +711,7 @@ impl Config {
         )
         .map_err(fail)?;
         self.check_references(&engines).map_err(fail)?;
+        crate::formats::settings::validate(&self).map_err(fail)?;
         let settings = self.settings(overrides, &name).map_err(fail)?;
         self.check_game_count(engines.len()).map_err(fail)?;
         self.seed = Some(settings.seed);
@@ -819,7 +846,7 @@ impl Config {
             (Format::Gauntlet, None) => {
                 return Err("format gauntlet needs gauntlet_engine".into());
             }
-            (Format::RoundRobin, Some(_)) => {
+            (Format::RoundRobin | Format::Swiss | Format::Knockout, Some(_)) => {
                 return Err("gauntlet_engine is only used with format: gauntlet".into());
             }
             _ => {}
@@ -828,6 +855,12 @@ impl Config {
             let pairs = match self.format {
                 Format::RoundRobin => engines.len() * (engines.len() - 1) / 2,
                 Format::Gauntlet => engines.len() - 1,
+                Format::Swiss | Format::Knockout => {
+                    return Err(format!(
+                        "sprt: not with format: {} (use round_robin with two engines)",
+                        crate::formats::settings::format_name(self.format)
+                    ));
+                }
             };
             if pairs != 1 {
                 return Err(format!(
@@ -891,11 +924,11 @@ impl Config {
     /// Pairs per board and round, bounded before anything is allocated for them.
     fn check_game_count(&self, engines: usize) -> Result<(), String> {
         let n = engines as u64;
-        let pairs = match self.format {
-            Format::RoundRobin => n * (n - 1) / 2,
-            Format::Gauntlet => n - 1,
+        let games = match self.format {
+            Format::RoundRobin => n * (n - 1) * u64::from(self.rounds) * self.boards.len() as u64,
+            Format::Gauntlet => 2 * (n - 1) * u64::from(self.rounds) * self.boards.len() as u64,
+            Format::Swiss | Format::Knockout => crate::formats::settings::max_games(self, engines),
         };
-        let games = 2 * pairs * u64::from(self.rounds) * self.boards.len() as u64;
         if games > MAX_GAMES {
             return Err(format!(
                 "this config schedules up to {games} games, more than {MAX_GAMES}: fewer rounds, boards or engines"

@@ -93,6 +93,61 @@ pub struct Entrants<'a> {
     pub plays: &'a [Vec<GameKind>],
 }
 
+/// The start position of every board and round 1..=`rounds` (`starts[board][round - 1]`),
+/// drawn from (seed, board name, round) or taken from the board's opening suite: the same
+/// positions whatever the engines, so formats that pair round by round (Swiss, knockout) share
+/// them with the round robin.
+///
+/// # Errors
+/// [`SpecError`] when a board cannot produce a start position.
+pub fn start_positions(
+    boards: &[BoardSpec],
+    board_names: &[String],
+    rounds: u32,
+    master_seed: u64,
+) -> Result<Vec<Vec<AnyPosition>>, SpecError> {
+    let mut starts: Vec<Vec<AnyPosition>> = vec![Vec::new(); boards.len()];
+    let mut pickers = boards
+        .iter()
+        .map(|b| b.openings().map(|o| Picker::new(o, b)).transpose())
+        .collect::<Result<Vec<_>, _>>()?;
+    // Round-major: an opening suite taken in turn hands out its positions in round order.
+    for round in 1..=rounds {
+        for (b, board) in boards.iter().enumerate() {
+            let board_key = name_key(&board_names[b]);
+            let start = match &mut pickers[b] {
+                Some(picker) => picker
+                    .pick(round, |pass| {
+                        seed::derive(master_seed, &[OPENING_TAG, board_key, pass])
+                    })
+                    .position
+                    .clone(),
+                None => board.start_position(seed::derive(
+                    master_seed,
+                    &[BOARD_TAG, board_key, u64::from(round)],
+                ))?,
+            };
+            starts[b].push(start);
+        }
+    }
+    Ok(starts)
+}
+
+/// The `Seed` sent to the engines of one game, below 2⁶³: from the master seed, the board's
+/// name, the round and the two engines' names (first, second), never from the game's id.
+pub fn engine_seed(master_seed: u64, board: &str, round: u32, first: &str, second: &str) -> u64 {
+    seed::derive(
+        master_seed,
+        &[
+            ENGINE_TAG,
+            name_key(board),
+            u64::from(round),
+            name_key(first),
+            name_key(second),
+        ],
+    ) >> 1
+}
+
 /// Expands the schedule: `rounds` rounds from `master_seed`; `hub` restricts pairs to those
 /// including that engine (a gauntlet).
 ///
@@ -110,33 +165,15 @@ pub fn build(
         engine_names,
         plays,
     } = *entrants;
+    let starts = start_positions(boards, board_names, rounds, master_seed)?;
     let mut fixtures = Vec::new();
-    let mut starts: Vec<Vec<AnyPosition>> = vec![Vec::new(); boards.len()];
     let mut pair_id = 0;
-    let mut pickers = boards
-        .iter()
-        .map(|b| b.openings().map(|o| Picker::new(o, b)).transpose())
-        .collect::<Result<Vec<_>, _>>()?;
     for round in 1..=rounds {
         for (b, board) in boards.iter().enumerate() {
             let kind = board.kind();
             let entrants: Vec<usize> = (0..plays.len())
                 .filter(|&e| plays[e].contains(&kind))
                 .collect();
-            let board_key = name_key(&board_names[b]);
-            let start = match &mut pickers[b] {
-                Some(picker) => picker
-                    .pick(round, |pass| {
-                        seed::derive(master_seed, &[OPENING_TAG, board_key, pass])
-                    })
-                    .position
-                    .clone(),
-                None => board.start_position(seed::derive(
-                    master_seed,
-                    &[BOARD_TAG, board_key, u64::from(round)],
-                ))?,
-            };
-            starts[b].push(start);
             for (k, &a) in entrants.iter().enumerate() {
                 for &c in &entrants[k + 1..] {
                     if hub.is_some_and(|h| a != h && c != h) {
@@ -156,16 +193,13 @@ pub fn build(
                             pair: pair_id,
                             leg,
                             players,
-                            engine_seed: seed::derive(
+                            engine_seed: engine_seed(
                                 master_seed,
-                                &[
-                                    ENGINE_TAG,
-                                    board_key,
-                                    u64::from(round),
-                                    name_key(&engine_names[players.first]),
-                                    name_key(&engine_names[players.second]),
-                                ],
-                            ) >> 1,
+                                &board_names[b],
+                                round,
+                                &engine_names[players.first],
+                                &engine_names[players.second],
+                            ),
                         });
                     }
                     pair_id += 1;

@@ -25,7 +25,7 @@ fn config(dir: &Dir, out: &str) -> std::path::PathBuf {
 seed: 8
 rounds: 2
 concurrency: 2
-time_control: {{ movetime_ms: 15, margin_ms: 200 }}
+time_control: {{ movetime_ms: 40, margin_ms: 200 }}
 boards:
   - {{ game: awale, pits: 6 }}
   - {{ game: amazons, width: 6, queens: 4 }}

@@ -2,8 +2,11 @@
 //! of the standings so far. [`swiss`] pairs each round from the points; [`knockout`] seeds a
 //! bracket and decides its matches.
 //!
-//! Not wired into `arena run` yet (config `format: swiss | knockout` is the next step): these
-//! are the rules, unit-tested on hand-made standings.
+//! [`settings`] reads the config keys (`format: swiss | knockout`, `games_per_pairing`, ...);
+//! [`driver`] replays a tournament from its results, stage by stage, which the run
+//! (`tournament::rounds`) plays round by round. The rule in words: docs/formats.md.
 
+pub mod driver;
 pub mod knockout;
+pub mod settings;
 pub mod swiss;

@@ -16,6 +16,7 @@ pub mod moves_resume;
 pub mod outputs;
 mod recorder;
 pub mod resume;
+pub mod rounds;
 mod run;
 pub mod shard;
 pub mod slurm;
@@ -250,7 +251,7 @@ pub(crate) fn hub(plan: &Plan) -> Option<usize> {
             .gauntlet_engine
             .as_ref()
             .and_then(|g| plan.engines.iter().position(|e| &e.spec.name == g)),
-        Format::RoundRobin => None,
+        Format::RoundRobin | Format::Swiss | Format::Knockout => None,
     }
 }
 
@@ -315,6 +316,16 @@ pub fn prepare(
                 ),
             ));
         }
+    }
+    if let Some(driver) = rounds::Driver::of(plan) {
+        let schedule = driver.first_schedule(plan, &plays)?;
+        return Ok(Prepared {
+            identities,
+            plays,
+            assumed,
+            schedule,
+            warnings,
+        });
     }
     let schedule = schedule::build(
         &Entrants {

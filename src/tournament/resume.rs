@@ -211,6 +211,15 @@ pub fn compare(
             }
         }
     }
+    if new.format.pairs_by_results() {
+        // A new engine or board changes every pairing from round 1: only rounds append.
+        let (rounds, others): (Vec<String>, Vec<String>) =
+            added.into_iter().partition(|a| a.starts_with("rounds "));
+        conflicts.extend(others.into_iter().map(|a| {
+            format!("{a} added (a Swiss or knockout is paired from round 1 with its field)")
+        }));
+        added = rounds;
+    }
     if !conflicts.is_empty() {
         Compatibility::Conflict(conflicts)
     } else if !added.is_empty() {

@@ -24,7 +24,7 @@ use super::resume::{self, Compatibility, Plays, Previous};
 use super::sprt_run::{self, SprtRun};
 use super::{
     BAD_CONFIG, DONE, FAILED, INTERRUPTED, Prepared, RunOptions, Stop, describe_failures,
-    engine_names, lock, moves_resume, outputs, prepare, shard,
+    engine_names, lock, moves_resume, outputs, prepare, rounds, shard,
 };
 
 /// Plays the tournament of `plan` into its output directory and writes every result file;
@@ -36,6 +36,7 @@ use super::{
 /// (naming the first, with how to resume), engines withdrawn during the run.
 pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     refuse_sharded_sprt(&plan, options)?;
+    rounds::refuse_shard(&plan, options)?;
     let _lock = lock::acquire(&plan.output)?;
     let _server = serve(&plan, options)?;
     let previous = previous_state(&plan, options.force)?;
@@ -50,7 +51,7 @@ pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     record_run_identity(&plan, &prepared, options)?;
     let sprt = sprt_run::start(&plan, &plan.output, &records).map_err(|e| Stop::new(FAILED, e))?;
     let todo = games_to_play(&prepared.schedule, &records, sprt.as_ref());
-    let total = prepared.schedule.fixtures.len() as u64;
+    let (total, done) = totals(&plan, &prepared.schedule, &records, &todo);
     announce(
         &prepared.warnings,
         &notes,
@@ -58,7 +59,7 @@ pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         total,
         &plan.output,
     );
-    let progress = Progress::new(total, total - todo.len() as u64, options.quiet);
+    let progress = Progress::new(total, done, options.quiet);
     let mut recorder = Recorder::open(
         &plan.output,
         engine_names(&plan),
@@ -241,6 +242,11 @@ fn prepare_games(
     };
     if let Some(s) = options.shard {
         prepared.schedule.fixtures = shard::select(&prepared.schedule.fixtures, s);
+    }
+    if let Some(driver) = rounds::Driver::of(plan) {
+        // The rounds the recorded results reach, so the resume keeps their games.
+        let retry = plan.config.on_engine_failure == OnEngineFailure::Stop;
+        driver.replay(&mut prepared.schedule, plan, retry)?;
     }
     Ok(prepared)
 }
@@ -493,6 +499,24 @@ fn games_to_play(
         .collect()
 }
 
+/// The games of the run and those already done, for the progress bar and the summary: the
+/// schedule's; for a Swiss or knockout, which schedules a round at a time, the whole format's.
+fn totals(
+    plan: &Plan,
+    schedule: &Schedule,
+    records: &[GameRecord],
+    todo: &[Fixture],
+) -> (u64, u64) {
+    let scheduled = schedule.fixtures.len() as u64;
+    match rounds::Driver::of(plan) {
+        Some(d) => (
+            d.expected_games(plan, scheduled as usize),
+            records.len() as u64,
+        ),
+        None => (scheduled, scheduled - todo.len() as u64),
+    }
+}
+
 /// Warnings, notes and the resume line, before the progress bar and whatever `--quiet` says:
 /// they are about the results.
 fn announce(warnings: &[String], notes: &[String], done: usize, total: u64, out: &Path) {
@@ -552,19 +576,30 @@ fn play(
     };
     let wall = Instant::now();
     let before = recorder.records.len();
-    let completed = runner::run_until(
-        &tournament,
-        todo,
-        plan.concurrency,
-        &cancel,
-        &no_new_games,
-        |event| {
-            recorder.on_event(event, &cancel, &no_new_games, &log_dir);
-            if let Some(s) = &recorder.sprt {
-                feed.set_sprt(&s.short());
-            }
-        },
-    );
+    let completed = match rounds::Driver::of(plan) {
+        Some(driver) => rounds::play(
+            &driver,
+            &tournament,
+            plan,
+            todo,
+            &cancel,
+            &no_new_games,
+            recorder,
+        ),
+        None => runner::run_until(
+            &tournament,
+            todo,
+            plan.concurrency,
+            &cancel,
+            &no_new_games,
+            |event| {
+                recorder.on_event(event, &cancel, &no_new_games, &log_dir);
+                if let Some(s) = &recorder.sprt {
+                    feed.set_sprt(&s.short());
+                }
+            },
+        ),
+    };
     drop(publisher);
     recorder.progress.finish();
     recorder.close();
@@ -603,6 +638,10 @@ fn finish_files(plan: &Plan, mut recorder: Recorder) -> Finished {
         recorder.write_error = sorted.err();
     }
     let engine_rows = report::engines::compute(&recorder.records, &names, &move_totals);
+    // swiss.csv or knockout.csv first: report.html draws the bracket from knockout.csv.
+    if recorder.write_error.is_none() {
+        recorder.write_error = rounds::write_files(plan, &recorder.records).err();
+    }
     let context = outputs::Context::of_plan(plan);
     let mut visual_notes = Vec::new();
     let written = match &recorder.write_error {
@@ -626,6 +665,7 @@ fn finish_files(plan: &Plan, mut recorder: Recorder) -> Finished {
             recorder.write_error = Some(e);
         }
     }
+
     let table = written.unwrap_or_else(|| {
         let anchor = context.anchor.as_ref().map(|(n, e)| (n.as_str(), *e));
         standings::compute(&recorder.records, &names, anchor, plan.confidence)
@@ -656,6 +696,7 @@ fn print_summary(plan: &Plan, finished: &Finished, played: &Played, total: u64) 
     if let Some(s) = &finished.recorder.sprt {
         println!("{}", s.status());
     }
+    print!("{}", rounds::render(plan, records));
     print!("{}", report::engines::render(&finished.engine_rows));
     print!("{}", summary::failures(records, &played.log_dir));
     println!(

@@ -231,6 +231,16 @@ pub fn slurm(plan: &Plan, options: &SlurmOptions) -> Result<u8, Stop> {
     if options.shards == 0 {
         return Err(Stop::new(BAD_CONFIG, "--shards must be at least 1"));
     }
+    if plan.config.format.pairs_by_results() {
+        return Err(Stop::new(
+            BAD_CONFIG,
+            format!(
+                "{}: format: {} cannot be split into shards: each round is paired from the results of the last; run it with `arena run` on one node",
+                plan.file.display(),
+                crate::formats::settings::format_name(plan.config.format)
+            ),
+        ));
+    }
     if plan.config.sprt.is_some() {
         return Err(Stop::new(
             BAD_CONFIG,

@@ -12,6 +12,7 @@ pub mod board;
 mod board_amazons;
 mod board_awale;
 mod board_seven_colors;
+mod bracket;
 pub mod charts;
 pub mod inputs;
 pub mod tables;
@@ -251,6 +252,7 @@ pub fn render(
             tables::sprt(rows)
         );
     }
+    page.push_str(&bracket::section(dir)?);
     games_and_viewer(&mut page, records, &chosen, &embedded);
     let written = Written {
         games: records.len(),

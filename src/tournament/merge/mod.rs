@@ -192,6 +192,11 @@ fn schedule_of(config: &Config, plays: &Plays) -> Result<Schedule, String> {
             .as_ref()
             .and_then(|g| engine_names.iter().position(|n| n == g)),
         Format::RoundRobin => None,
+        Format::Swiss | Format::Knockout => {
+            return Err(
+                "a Swiss or knockout is never played in shards (each round is paired from the last), so there is nothing to merge".into(),
+            );
+        }
     };
     schedule::build(
         &Entrants {
