@@ -155,6 +155,21 @@ fn deterministic_engines_restarted_per_game_are_counted_once() {
         .map(|r| (&r["engine"], &r["ci_low"], &r["n_eff"]))
         .collect();
     assert_eq!(ours, theirs);
+    // And on the run's tag-only results.pgn, through its RepeatGroup tags.
+    arena()
+        .arg("ratings")
+        .arg(dir.path("out/results.pgn"))
+        .arg("--output")
+        .arg(dir.path("from-pgn"))
+        .assert()
+        .success();
+    let from_pgn = csv_rows(&fs::read_to_string(dir.path("from-pgn/ratings.csv")).unwrap());
+    let theirs: Vec<(&String, &String, &String)> = from_pgn
+        .iter()
+        .filter(|r| r["scope"] == "all")
+        .map(|r| (&r["engine"], &r["ci_low"], &r["n_eff"]))
+        .collect();
+    assert_eq!(ours, theirs);
 }
 
 /// A game of a pair; its moves name the pair's outcome so that copies are equal games.
