@@ -796,6 +796,36 @@ mod tests {
     }
 
     #[test]
+    fn tracker_counts_a_repeated_pair_once_and_says_so() {
+        let mut t = Tracker::new(spec(Model::Logistic, 0.0, 100.0, true), "a", "b", 0.95);
+        let leg =
+            |id: u64, pair: u64, first: &str, second: &str, repeat_of: Option<u64>| GameRecord {
+                game_id: id,
+                repeat_of,
+                ..game(
+                    pair,
+                    first,
+                    second,
+                    if first == "a" { "1-0" } else { "1/2-1/2" },
+                )
+            };
+        t.add(&leg(0, 0, "a", "b", None));
+        let first = t.add(&leg(1, 0, "b", "a", None)).unwrap();
+        t.add(&leg(2, 1, "a", "b", Some(0)));
+        let copy = t.add(&leg(3, 1, "b", "a", Some(1))).unwrap();
+        assert_eq!((copy.pairs, copy.games, copy.llr), (1, 2, first.llr));
+        assert_eq!(copy.repeated_pairs, 1);
+        assert!(
+            t.status()
+                .ends_with("(1 repeated game pair(s) not counted)")
+        );
+        // One leg replayed, the other new: a distinct pair, counted.
+        t.add(&leg(4, 2, "a", "b", Some(0)));
+        let row = t.add(&leg(5, 2, "b", "a", None)).unwrap();
+        assert_eq!((row.pairs, row.repeated_pairs), (2, 1));
+    }
+
+    #[test]
     fn tracker_pairs_legs_and_stops_at_the_first_crossing() {
         let mut t = Tracker::new(spec(Model::Logistic, 0.0, 100.0, true), "a", "b", 0.95);
         assert!(t.add(&game(0, "a", "b", "1-0")).is_none());
