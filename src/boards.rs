@@ -73,12 +73,7 @@ pub fn compute(records: &[GameRecord], level: f64) -> Vec<BoardRow> {
 }
 
 fn row(board: &str, games: &[&GameRecord], level: f64) -> BoardRow {
-    let clusters = repeats::clusters(
-        &games
-            .iter()
-            .map(|r| (r.pair, r.repeat_of.unwrap_or(r.game_id)))
-            .collect::<Vec<_>>(),
-    );
+    let clusters = repeats::of_records(games);
     // Per counted pair: the first player's points and the draws of each leg.
     let mut pairs: BTreeMap<u64, Vec<(f64, bool)>> = BTreeMap::new();
     for (i, r) in games.iter().enumerate() {

@@ -139,6 +139,29 @@ impl Clusters {
     }
 }
 
+/// The clusters of `records` (see [`clusters`]). Without any `repeat_of` (the common case, and
+/// large imports) they are the game pairs numbered in pair-id order, found without the maps
+/// [`clusters`] needs.
+pub fn of_records(records: &[&GameRecord]) -> Clusters {
+    if records.iter().any(|r| r.repeat_of.is_some()) {
+        let games: Vec<(u64, u64)> = records
+            .iter()
+            .map(|r| (r.pair, r.repeat_of.unwrap_or(r.game_id)))
+            .collect();
+        return clusters(&games);
+    }
+    let mut ids: Vec<u64> = records.iter().map(|r| r.pair).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    Clusters {
+        cluster: records
+            .iter()
+            .map(|r| ids.binary_search(&r.pair).expect("listed") as u32)
+            .collect(),
+        counted: vec![true; records.len()],
+    }
+}
+
 /// Clusters of games given as `(pair id, canonical id)`: the canonical id is the game's
 /// `repeat_of`, else its own id.
 ///
@@ -222,24 +245,24 @@ pub struct PairRepeats {
 
 /// The engine pairs that have at least one repeated game, in the order they first met.
 pub fn per_pair(records: &[GameRecord]) -> Vec<PairRepeats> {
+    // Indexed by the unordered pair, so 500,000 imported games of many engines stay linear.
+    let mut at: HashMap<(&str, &str), usize> = HashMap::new();
     let mut rows: Vec<PairRepeats> = Vec::new();
     for r in records {
-        let at = rows.iter().position(|p| {
-            let (a, b) = (&p.engines.0, &p.engines.1);
-            (*a == r.first && *b == r.second) || (*a == r.second && *b == r.first)
-        });
-        let row = match at {
-            Some(at) => &mut rows[at],
-            None => {
-                rows.push(PairRepeats {
-                    engines: (r.first.clone(), r.second.clone()),
-                    ..PairRepeats::default()
-                });
-                rows.last_mut().expect("just pushed")
-            }
+        let key = if r.first <= r.second {
+            (r.first.as_str(), r.second.as_str())
+        } else {
+            (r.second.as_str(), r.first.as_str())
         };
-        row.games += 1;
-        row.repeats += u64::from(r.repeat_of.is_some());
+        let i = *at.entry(key).or_insert_with(|| {
+            rows.push(PairRepeats {
+                engines: (r.first.clone(), r.second.clone()),
+                ..PairRepeats::default()
+            });
+            rows.len() - 1
+        });
+        rows[i].games += 1;
+        rows[i].repeats += u64::from(r.repeat_of.is_some());
     }
     rows.retain(|p| p.repeats > 0);
     rows
@@ -365,10 +388,15 @@ mod tests {
         );
         assert_eq!(c.cluster, [0, 0, 1, 1, 0, 0, 1, 1]);
         assert_eq!(c.n_eff(|_| true), 2);
-        // No repeat: one cluster per pair, numbered in pair-id order.
+        // No repeat: one cluster per pair, numbered in pair-id order, the same by the fast path.
         let c = clusters(&[(7, 0), (3, 1), (7, 2), (3, 3)]);
         assert_eq!(c.cluster, [1, 0, 1, 0]);
         assert!(c.counted.iter().all(|&x| x));
+        let records: Vec<GameRecord> = [(0, 7), (1, 3), (2, 7), (3, 3)]
+            .into_iter()
+            .map(|(id, pair)| game(id, pair, "a", "b", "m"))
+            .collect();
+        assert_eq!(of_records(&records.iter().collect::<Vec<_>>()), c);
     }
 
     #[test]

@@ -173,11 +173,7 @@ pub fn compute(
         let index = |name: &str| present.iter().position(|n| n.as_str() == name);
         // A game pair that repeats an earlier one is left out; pairs sharing a game form one
         // cluster. Without repeats the clusters are the pairs, numbered in pair-id order.
-        let clusters = repeats::clusters(
-            &rs.iter()
-                .map(|r| (r.pair, r.repeat_of.unwrap_or(r.game_id)))
-                .collect::<Vec<_>>(),
-        );
+        let clusters = repeats::of_records(&rs);
         let games: Vec<FitGame> = rs
             .iter()
             .enumerate()
@@ -354,12 +350,7 @@ pub fn two_engine_line(records: &[GameRecord], level: f64) -> Option<String> {
     }
     let [a, b] = names[..] else { return None };
     let refs: Vec<&GameRecord> = records.iter().collect();
-    let clusters = repeats::clusters(
-        &refs
-            .iter()
-            .map(|r| (r.pair, r.repeat_of.unwrap_or(r.game_id)))
-            .collect::<Vec<_>>(),
-    );
+    let clusters = repeats::of_records(&refs);
     let row = head_to_head("all", a, b, &refs, &clusters, level)?;
     let penta = [
         row.penta_0,
