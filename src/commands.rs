@@ -718,7 +718,13 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
 fn check_overwrite(input: &Path, output: &Path, force: bool) -> Result<(), Stop> {
     let input = fs::canonicalize(input).ok();
     let mut existing = Vec::new();
-    for name in [files::RATINGS, files::PAIRS, files::PGN] {
+    for name in [
+        files::RATINGS,
+        files::PAIRS,
+        files::PGN,
+        crate::boards::FILE,
+        crate::ranks::FILE,
+    ] {
         let path = output.join(name);
         if !path.exists() {
             continue;

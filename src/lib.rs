@@ -32,6 +32,7 @@
 #![deny(missing_docs)]
 
 pub mod adjudication;
+pub mod boards;
 pub mod check_engine;
 pub mod class;
 pub mod cli;
@@ -47,10 +48,12 @@ pub mod openings;
 pub mod play;
 pub mod player_library;
 pub mod protocol;
+pub mod ranks;
 pub mod rating;
 pub mod reaper;
 pub mod record;
 pub mod referee;
+pub mod repeats;
 pub mod report;
 pub mod runner;
 pub mod sandbox;

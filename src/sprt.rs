@@ -9,7 +9,7 @@
 //! `MLE_expected`, `regularize`) and `stat_util.py` (`bayeselo_to_proba`, `proba_to_bayeselo`);
 //! fastchess `sprt.cpp`; M. Van den Bergh, "Normalized Elo, practical considerations".
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -512,6 +512,10 @@ pub struct Row {
     pub elo_ci_low: Option<f64>,
     /// Upper end of its interval.
     pub elo_ci_high: Option<f64>,
+    /// Game pairs so far that repeat an earlier pair move for move and are not counted in
+    /// `pairs`, `games`, the LLR or the Elo (a copy carries no new evidence; see
+    /// [`crate::repeats`]). 0 when nothing repeats.
+    pub repeated_pairs: u64,
 }
 
 /// Follows a run's games between engine A and engine B: pairs legs into game pairs, and after
@@ -524,8 +528,12 @@ pub struct Tracker {
     b: String,
     level: f64,
     counts: Counts,
-    /// A's points of the first finished leg, by (board, pair id).
-    open: HashMap<(String, u64), Option<f64>>,
+    /// A's points and the canonical game id (its `repeat_of`, else its own id) of the first
+    /// finished leg, by (board, pair id).
+    open: HashMap<(String, u64), (Option<f64>, u64)>,
+    /// The canonical game ids of each counted pair, sorted: a pair with the same ones repeats.
+    counted_pairs: HashSet<[u64; 2]>,
+    repeated: u64,
     decided: Option<(Decision, u64)>,
     last: Option<Row>,
 }
@@ -540,13 +548,17 @@ impl Tracker {
             level,
             counts: Counts::default(),
             open: HashMap::new(),
+            counted_pairs: HashSet::new(),
+            repeated: 0,
             decided: None,
             last: None,
         }
     }
 
     /// Counts a finished game; returns the new row when it completes a game pair. Games of
-    /// other engines are ignored; a game without a result (`*`) voids its pair.
+    /// other engines are ignored; a game without a result (`*`) voids its pair. A pair whose
+    /// two games repeat those of a counted pair (by their `repeat_of`) is not counted: its row
+    /// repeats the last counts with `repeated_pairs` one higher.
     pub fn add(&mut self, record: &GameRecord) -> Option<Row> {
         let a_first = record.first == self.a && record.second == self.b;
         let a_second = record.first == self.b && record.second == self.a;
@@ -561,13 +573,27 @@ impl Tracker {
         };
         let points = first_points.map(|p| if a_first { p } else { 1.0 - p });
         let key = (record.board.clone(), record.pair);
-        let Some(other) = self.open.remove(&key) else {
-            self.open.insert(key, points);
+        let canonical = record.repeat_of.unwrap_or(record.game_id);
+        let Some((other, other_canonical)) = self.open.remove(&key) else {
+            self.open.insert(key, (points, canonical));
             return None;
         };
         let (Some(x), Some(y)) = (points, other) else {
             return None;
         };
+        let signature = [
+            canonical.min(other_canonical),
+            canonical.max(other_canonical),
+        ];
+        if !self.counted_pairs.insert(signature) {
+            self.repeated += 1;
+            let row = Row {
+                repeated_pairs: self.repeated,
+                ..self.row()
+            };
+            self.last = Some(row);
+            return Some(row);
+        }
         for p in [x, y] {
             self.counts.wdl[if p == 1.0 {
                 0
@@ -578,19 +604,26 @@ impl Tracker {
             }] += 1;
         }
         self.counts.penta[((x + y) * 2.0).round() as usize] += 1;
-        let llr = self.spec.llr(&self.counts);
-        let (lower, upper) = self.spec.bounds();
-        let decision = self.spec.decide(llr);
+        let row = self.row();
+        let decision = self.spec.decide(row.llr);
         if self.decided.is_none() && decision != Decision::Continue {
             self.decided = Some((decision, self.counts.games()));
         }
+        self.last = Some(row);
+        Some(row)
+    }
+
+    /// The row of the counts so far.
+    fn row(&self) -> Row {
+        let llr = self.spec.llr(&self.counts);
+        let (lower, upper) = self.spec.bounds();
         let estimate = if self.spec.pentanomial {
             rating::pentanomial(self.counts.penta, self.level)
         } else {
             let [w, d, l] = self.counts.wdl;
             rating::trinomial(w, d, l, self.level)
         };
-        let row = Row {
+        Row {
             pairs: self.counts.pairs(),
             games: self.counts.games(),
             llr,
@@ -599,9 +632,13 @@ impl Tracker {
             elo: estimate.and_then(|e| e.elo),
             elo_ci_low: estimate.and_then(|e| e.lower),
             elo_ci_high: estimate.and_then(|e| e.upper),
-        };
-        self.last = Some(row);
-        Some(row)
+            repeated_pairs: self.repeated,
+        }
+    }
+
+    /// Game pairs not counted because they repeat a counted one.
+    pub fn repeated_pairs(&self) -> u64 {
+        self.repeated
     }
 
     /// The decision (sticky from the first crossing) and the games counted when it was made.
@@ -626,8 +663,12 @@ impl Tracker {
         let (lower, upper) = self.spec.bounds();
         let llr = self.last.map_or(0.0, |r| r.llr);
         let (decision, games) = self.decision();
+        let repeats = match self.repeated {
+            0 => String::new(),
+            n => format!(" ({n} repeated game pair(s) not counted)"),
+        };
         format!(
-            "{}: LLR {llr:.2} ({lower:.2}, {upper:.2}) {} after {games} games",
+            "{}: LLR {llr:.2} ({lower:.2}, {upper:.2}) {} after {games} games{repeats}",
             self.spec.label(),
             decision.words()
         )
@@ -752,6 +793,36 @@ mod tests {
             plies: 10,
             ..GameRecord::default()
         }
+    }
+
+    #[test]
+    fn tracker_counts_a_repeated_pair_once_and_says_so() {
+        let mut t = Tracker::new(spec(Model::Logistic, 0.0, 100.0, true), "a", "b", 0.95);
+        let leg =
+            |id: u64, pair: u64, first: &str, second: &str, repeat_of: Option<u64>| GameRecord {
+                game_id: id,
+                repeat_of,
+                ..game(
+                    pair,
+                    first,
+                    second,
+                    if first == "a" { "1-0" } else { "1/2-1/2" },
+                )
+            };
+        t.add(&leg(0, 0, "a", "b", None));
+        let first = t.add(&leg(1, 0, "b", "a", None)).unwrap();
+        t.add(&leg(2, 1, "a", "b", Some(0)));
+        let copy = t.add(&leg(3, 1, "b", "a", Some(1))).unwrap();
+        assert_eq!((copy.pairs, copy.games, copy.llr), (1, 2, first.llr));
+        assert_eq!(copy.repeated_pairs, 1);
+        assert!(
+            t.status()
+                .ends_with("(1 repeated game pair(s) not counted)")
+        );
+        // One leg replayed, the other new: a distinct pair, counted.
+        t.add(&leg(4, 2, "a", "b", Some(0)));
+        let row = t.add(&leg(5, 2, "b", "a", None)).unwrap();
+        assert_eq!((row.pairs, row.repeated_pairs), (2, 1));
     }
 
     #[test]

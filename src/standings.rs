@@ -13,6 +13,7 @@ use serde::Serialize;
 use crate::games::Outcome;
 use crate::rating::{self, FitGame, FitOptions};
 use crate::record::GameRecord;
+use crate::repeats;
 
 /// One row of `ratings.csv`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -49,6 +50,9 @@ pub struct RatingRow {
     pub los_next: Option<f64>,
     /// `perfect_score`, `prior`, `poolN`, `unrated`, space-separated.
     pub flags: String,
+    /// Distinct game pairs (clusters) behind the rating: a pair that repeats an earlier one
+    /// counts once (see [`crate::repeats`]); equals the game pairs played when nothing repeats.
+    pub n_eff: u64,
 }
 
 /// One row of `pairs.csv`: a head-to-head match.
@@ -88,6 +92,9 @@ pub struct PairRow {
     pub penta_3: u64,
     /// … 2 points.
     pub penta_4: u64,
+    /// Distinct game pairs (clusters) behind the estimate; the pentanomial counts add up to it
+    /// when every game sits in a complete pair.
+    pub n_eff: u64,
 }
 
 /// The tables of every scope.
@@ -97,6 +104,10 @@ pub struct Standings {
     pub ratings: Vec<RatingRow>,
     /// `pairs.csv` rows.
     pub pairs: Vec<PairRow>,
+    /// `boards.csv` rows: the first player's advantage and the draw rate per board.
+    pub boards: Vec<crate::boards::BoardRow>,
+    /// `ranks.csv` rows: rank probabilities per scope, in rank order.
+    pub ranks: Vec<crate::ranks::RankRow>,
 }
 
 /// Rounds to one decimal, without negative zero.
@@ -160,14 +171,19 @@ pub fn compute(
             .filter(|n| rs.iter().any(|r| &r.first == *n || &r.second == *n))
             .collect();
         let index = |name: &str| present.iter().position(|n| n.as_str() == name);
+        // A game pair that repeats an earlier one is left out; pairs sharing a game form one
+        // cluster. Without repeats the clusters are the pairs, numbered in pair-id order.
+        let clusters = repeats::of_records(&rs);
         let games: Vec<FitGame> = rs
             .iter()
-            .filter_map(|r| {
+            .enumerate()
+            .filter(|&(i, _)| clusters.counted[i])
+            .filter_map(|(i, r)| {
                 Some(FitGame {
                     a: index(&r.first)?,
                     b: index(&r.second)?,
                     points_a: points_of(r, &r.first)?,
-                    cluster: r.pair,
+                    cluster: u64::from(clusters.cluster[i]),
                 })
             })
             .collect();
@@ -182,6 +198,12 @@ pub fn compute(
         );
         let mut order: Vec<usize> = (0..present.len()).collect();
         order.sort_by(|&a, &b| fit.elo[b].total_cmp(&fit.elo[a]).then(a.cmp(&b)));
+        if order.len() <= crate::ranks::MAX_ENGINES {
+            let ranked: Vec<&str> = order.iter().map(|&i| present[i].as_str()).collect();
+            standings
+                .ranks
+                .extend(crate::ranks::compute(&scope, &ranked, &order, &fit));
+        }
         for (rank, &i) in order.iter().enumerate() {
             let name = present[i].as_str();
             let (mut wins, mut draws, mut losses) = (0, 0, 0);
@@ -225,43 +247,56 @@ pub fn compute(
                     .and_then(|&next| fit.los(i, next))
                     .map(|l| round1(100.0 * l)),
                 flags: fit.flags[i].words(),
+                n_eff: clusters.n_eff(|g| points_of(rs[g], name).is_some()),
             });
         }
         for (x, a) in present.iter().enumerate() {
             for b in &present[x + 1..] {
-                if let Some(row) = head_to_head(&scope, a, b, &rs, level) {
+                if let Some(row) = head_to_head(&scope, a, b, &rs, &clusters, level) {
                     standings.pairs.push(row);
                 }
             }
         }
     }
+    standings.boards = crate::boards::compute(records, level);
     standings
 }
 
+/// The head-to-head row of `a` and `b` in `records`: W/D/L over every game they played; the
+/// estimate (pentanomial when every counted game sits in a complete pair, else trinomial) and
+/// the pentanomial counts over the counted games of `clusters` (a repeated pair once).
 fn head_to_head(
     scope: &str,
     a: &str,
     b: &str,
     records: &[&GameRecord],
+    clusters: &repeats::Clusters,
     level: f64,
 ) -> Option<PairRow> {
-    let meet: Vec<&&GameRecord> = records
-        .iter()
-        .filter(|r| (r.first == a && r.second == b) || (r.first == b && r.second == a))
-        .collect();
+    let meets = |r: &GameRecord| (r.first == a && r.second == b) || (r.first == b && r.second == a);
+    let meet: Vec<usize> = (0..records.len()).filter(|&i| meets(records[i])).collect();
     if meet.is_empty() {
         return None;
     }
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
-    let mut by_pair: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
-    for r in &meet {
+    let (mut counted_wdl, mut by_pair) = ([0u64; 3], BTreeMap::<u64, Vec<f64>>::new());
+    for &i in &meet {
+        let r = records[i];
         let p = points_of(r, a)?;
-        match p {
-            1.0 => wins += 1,
-            0.0 => losses += 1,
-            _ => draws += 1,
+        let slot = match p {
+            1.0 => 0,
+            0.5 => 1,
+            _ => 2,
+        };
+        match slot {
+            0 => wins += 1,
+            1 => draws += 1,
+            _ => losses += 1,
         }
-        by_pair.entry(r.pair).or_default().push(p);
+        if clusters.counted[i] {
+            counted_wdl[slot] += 1;
+            by_pair.entry(r.pair).or_default().push(p);
+        }
     }
     let mut penta = [0u64; 5];
     let mut all_paired = true;
@@ -275,7 +310,8 @@ fn head_to_head(
     let estimate = if all_paired {
         rating::pentanomial(penta, level)
     } else {
-        rating::trinomial(wins, draws, losses, level)
+        let [w, d, l] = counted_wdl;
+        rating::trinomial(w, d, l, level)
     }?;
     let games = wins + draws + losses;
     Some(PairRow {
@@ -296,6 +332,7 @@ fn head_to_head(
         penta_2: penta[2],
         penta_3: penta[3],
         penta_4: penta[4],
+        n_eff: clusters.n_eff(|i| meets(records[i]) && points_of(records[i], a).is_some()),
     })
 }
 
@@ -313,7 +350,8 @@ pub fn two_engine_line(records: &[GameRecord], level: f64) -> Option<String> {
     }
     let [a, b] = names[..] else { return None };
     let refs: Vec<&GameRecord> = records.iter().collect();
-    let row = head_to_head("all", a, b, &refs, level)?;
+    let clusters = repeats::of_records(&refs);
+    let row = head_to_head("all", a, b, &refs, &clusters, level)?;
     let penta = [
         row.penta_0,
         row.penta_1,
@@ -323,7 +361,8 @@ pub fn two_engine_line(records: &[GameRecord], level: f64) -> Option<String> {
     ];
     let estimate = rating::pentanomial(penta, level)?;
     let pairs: u64 = penta.iter().sum();
-    if pairs * 2 != row.games {
+    let counted = clusters.counted.iter().filter(|&&c| c).count() as u64;
+    if pairs * 2 != counted {
         return None;
     }
     let bound = |b: Option<f64>| b.map_or_else(|| "unbounded".to_owned(), |v| format!("{v:.1}"));

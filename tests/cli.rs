@@ -102,7 +102,7 @@ fn a_tournament_on_all_three_games_with_python_engine() {
     );
 
     let ratings = fs::read_to_string(dir.path("out/ratings.csv")).unwrap();
-    assert!(ratings.starts_with("scope,rank,engine,elo,ci_low,ci_high,err95,games,wins,draws,losses,points,score_pct,draw_pct,los_next,flags\n"));
+    assert!(ratings.starts_with("scope,rank,engine,elo,ci_low,ci_high,err95,games,wins,draws,losses,points,score_pct,draw_pct,los_next,flags,n_eff\n"));
     for name in ["random", "greedy", "alphabeta", "python-random"] {
         assert!(
             ratings

@@ -97,12 +97,24 @@ fn full_games_csv(dir: &Dir, games: &[Game]) -> std::path::PathBuf {
                 first_time_ms: 5,
                 second_time_ms: 6,
                 start_fen: "4,4,4,4,4,4/4,4,4,4,4,4 0,0 1 no_capture".into(),
-                moves: "1 2 3".into(),
+                // Distinct games: equal moves would make them repeats, rated once.
+                moves: format!("1 2 {i}"),
                 detail: String::new(),
+                repeat_of: None,
             })
             .unwrap();
     }
     path
+}
+
+/// A move that differs between the games of a file (up to 40): games with equal moves, players
+/// and result would be repeats, rated once.
+fn distinct_move(i: usize) -> String {
+    format!(
+        "{}{}",
+        ["a", "b", "c", "d", "e", "f", "g", "h"][i % 8],
+        3 + i / 8
+    )
 }
 
 /// What cutechess-cli writes with `-games 2 -repeat`: the legs of a pair one after the other,
@@ -116,9 +128,10 @@ fn cutechess_pgn(games: &[Game]) -> String {
              [White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\
              [FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"]\n\
              [PlyCount \"3\"]\n[SetUp \"1\"]\n[TimeControl \"40/60+0.6\"]\n\n\
-             1... e5 {{+0.31/12 0.52s}} 2. Nf3 {{-0.12/11 0.48s}} Nc6\n\
+             1... e5 {{+0.31/12 0.52s}} 2. Nf3 {{-0.12/11 0.48s}} {}\n\
              {{book exit; game adjudicated}} {result}\n\n",
-            1 + i / 2
+            1 + i / 2,
+            distinct_move(i)
         );
     }
     out
@@ -140,8 +153,9 @@ fn fastchess_pgn(games: &[Game]) -> String {
              [GameDuration \"00:00:02\"]\n[GameStartTime \"2024-05-01T10:00:00 +0000\"]\n\
              [GameEndTime \"2024-05-01T10:00:02 +0000\"]\n[PlyCount \"2\"]\n\
              [Termination \"adjudication\"]\n[TimeControl \"10+0.1\"]\n[ECO \"C20\"]\n\n\
-             1. e4 {{+0.31/16 0.105s}} e5 {{-0.12/15 0.101s, White wins by adjudication}} {result}\n\n",
-            1 + i / 2
+             1. e4 {{+0.31/16 0.105s}} {} {{-0.12/15 0.101s, White wins by adjudication}} {result}\n\n",
+            1 + i / 2,
+            distinct_move(i)
         );
     }
     out.push_str(
@@ -524,6 +538,7 @@ mod round_trip {
                     start_fen: "x y".into(),
                     moves: "a b c".into(),
                     detail: "d, \"e\"".into(),
+                    repeat_of: None,
                 },
             )
     }

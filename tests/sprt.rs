@@ -45,12 +45,12 @@ fn trace(path: &Path) -> Vec<(u64, u64, f64, f64, f64)> {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("pairs,games,llr,lower,upper,elo,elo_ci_low,elo_ci_high")
+        Some("pairs,games,llr,lower,upper,elo,elo_ci_low,elo_ci_high,repeated_pairs")
     );
     lines
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
-            assert_eq!(f.len(), 8, "{l}");
+            assert_eq!(f.len(), 9, "{l}");
             (
                 f[0].parse().unwrap(),
                 f[1].parse().unwrap(),

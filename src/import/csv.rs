@@ -15,6 +15,8 @@ struct Columns {
     game: Option<usize>,
     pair: Option<usize>,
     termination: Option<usize>,
+    start_fen: Option<usize>,
+    moves: Option<usize>,
 }
 
 fn csv_columns(headers: &csv::StringRecord) -> Result<Columns, String> {
@@ -43,6 +45,8 @@ fn csv_columns(headers: &csv::StringRecord) -> Result<Columns, String> {
         game: find(&["game", "variant"]),
         pair: find(&["pair"]),
         termination: find(&["termination"]),
+        start_fen: find(&["start_fen", "fen"]),
+        moves: find(&["moves"]),
     })
 }
 
@@ -155,6 +159,12 @@ pub(super) fn csv_games(text: &str, notes: &mut Vec<String>) -> Located<(Vec<Raw
             result,
             termination: optional(columns.termination).and_then(|t| t.parse().ok()),
             event: None,
+            fingerprint: optional(columns.moves).map(|moves| {
+                crate::repeats::fingerprint(
+                    optional(columns.start_fen).unwrap_or(""),
+                    moves.split_whitespace(),
+                )
+            }),
         });
     }
     Ok((raws, unfinished, total))

@@ -9,6 +9,7 @@
 //! types and the entry points; `csv` and `pgn` read the two formats into rows, `pairs`
 //! gives them ids and game pairs, `run` reads what the run beside the file says.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use crate::record::Termination;
@@ -49,6 +50,10 @@ pub struct Imported {
     pub round_text: String,
     /// Whether `record.termination` came from the file (else it is a placeholder).
     pub termination_known: bool,
+    /// A hash of the game's start position and moves ([`crate::repeats::fingerprint`]) when
+    /// the file has its moves (a CSV's `moves` column, PGN move text), to find repeated games
+    /// without keeping the move text; `None` otherwise.
+    pub fingerprint: Option<u64>,
 }
 
 /// Everything read from one file.
@@ -112,6 +117,7 @@ struct Raw {
     result: &'static str,
     termination: Option<Termination>,
     event: Option<String>,
+    fingerprint: Option<u64>,
 }
 
 /// Maps `items` front to back into a new vector, giving the input's memory back as the
@@ -244,13 +250,44 @@ fn finish(
         InputFormat::Pgn => pgn::sites_that_are_boards(&mut raws, &mut notes),
     }
     let games = pairs::assign_ids(raws, file, format)?;
-    let (games, pairing) = pairs::assign_pairs(games, mode, &mut notes);
+    let (mut games, pairing) = pairs::assign_pairs(games, mode, &mut notes);
+    mark_repeats(&mut games);
     Ok(Import {
         games,
         format,
         pairing,
         notes,
     })
+}
+
+/// Sets `repeat_of` of imported games as a run does ([`crate::repeats::mark`]), comparing the
+/// moves by their fingerprint: same board, game, players in the same colours, result and
+/// fingerprint. A game without moves repeats nothing. Two different move lists share a 64-bit
+/// fingerprint with probability about 2⁻⁶⁴ per pair of games.
+fn mark_repeats(games: &mut [Imported]) {
+    let mut order: Vec<usize> = (0..games.len()).collect();
+    order.sort_by_key(|&i| games[i].record.game_id);
+    let mut first: HashMap<(&str, &str, &str, &str, &str, u64), u64> = HashMap::new();
+    let mut marks = vec![None; games.len()];
+    for i in order {
+        let r = &games[i].record;
+        if let Some(fp) = games[i].fingerprint {
+            let key = (
+                r.board.as_str(),
+                r.game.as_str(),
+                r.first.as_str(),
+                r.second.as_str(),
+                r.result.as_str(),
+                fp,
+            );
+            let original = *first.entry(key).or_insert(r.game_id);
+            marks[i] = (original != r.game_id).then_some(original);
+        }
+    }
+    drop(first);
+    for (g, mark) in games.iter_mut().zip(marks) {
+        g.record.repeat_of = mark;
+    }
 }
 
 fn plural(n: usize) -> &'static str {

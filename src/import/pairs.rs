@@ -137,6 +137,7 @@ pub(super) fn assign_ids(
             event: raw.event.take(),
             round_text,
             termination_known: raw.termination.is_some(),
+            fingerprint: raw.fingerprint,
         };
         let key = Key {
             position: raw.position,

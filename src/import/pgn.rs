@@ -1,8 +1,9 @@
 //! The PGN reader: a lexer of tag pairs, comments, variations and move text (PGN standard,
 //! 1994), games split at result markers or repeated tags, into rows with their lines. Moves
-//! are skipped, never read.
+//! are not interpreted: only hashed, to find games that repeat others.
 
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 use super::{Raw, Score, check_players, parse_score};
 
@@ -14,6 +15,8 @@ struct PgnGame {
     tags: Vec<(String, String, u64)>,
     marker: Option<(String, u64)>,
     has_moves: bool,
+    /// Hash of the move text's tokens (move numbers and NAGs left out), in order.
+    moves: std::collections::hash_map::DefaultHasher,
 }
 
 impl PgnGame {
@@ -196,6 +199,16 @@ fn pgn_split(
                     finish(&mut current)?;
                 } else {
                     current.has_moves = true;
+                    // `12.`, `12...` and `12.e4` number moves; `$1` is an annotation.
+                    let bare = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+                    let bare = if token.contains('.') {
+                        bare
+                    } else {
+                        token.as_str()
+                    };
+                    if !bare.is_empty() && !bare.starts_with('$') {
+                        bare.hash(&mut current.moves);
+                    }
                 }
             }
         }
@@ -292,6 +305,16 @@ fn raw_of(position: usize, g: &PgnGame) -> Result<Option<Raw>, (u64, String)> {
         result,
         termination: g.tag("Termination").and_then(|(t, _)| t.parse().ok()),
         event: g.tag("Event").map(|(e, _)| e.to_owned()),
+        // Move text, else arena's `RepeatGroup` tag of a tag-only results.pgn (games of one
+        // group are the same game).
+        fingerprint: if g.has_moves {
+            let mut h = g.moves.clone();
+            g.tag("FEN").map_or("", |(f, _)| f.trim()).hash(&mut h);
+            Some(h.finish())
+        } else {
+            g.tag("RepeatGroup")
+                .map(|(v, _)| crate::repeats::fingerprint("RepeatGroup", [v.trim()]))
+        },
     }))
 }
 

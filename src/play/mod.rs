@@ -667,6 +667,7 @@ fn game_record(game: &Game, end: End, human: Side, names: &BySide<String>) -> Op
             .collect::<Vec<_>>()
             .join(" "),
         detail,
+        repeat_of: None,
     })
 }
 

@@ -130,6 +130,12 @@ pub struct GameRecord {
     pub moves: String,
     /// What happened, in words, when it was not a normal ending.
     pub detail: String,
+    /// The id of the first game this one repeats move for move (same board, start position,
+    /// engines in the same colours, moves and result; see [`crate::repeats`]); `None` for the
+    /// first of its kind and for games without moves. Missing in games.csv files written
+    /// before the column existed, which read as no repeat (they are marked again on resume).
+    #[serde(default)]
+    pub repeat_of: Option<u64>,
 }
 
 /// What identifies a game before it is played: the leading columns of its [`GameRecord`].
@@ -181,6 +187,7 @@ impl GameRecord {
             start_fen: String::new(),
             moves: String::new(),
             detail,
+            repeat_of: None,
         }
     }
 }

@@ -192,8 +192,8 @@ pub fn err_column(level: f64) -> String {
     format!("err{percent}")
 }
 
-/// Writes `ratings.csv` (the half-width column named by [`err_column`]) and `pairs.csv` into
-/// `dir`.
+/// Writes `ratings.csv` (the half-width column named by [`err_column`]), `pairs.csv`,
+/// `boards.csv` and `ranks.csv` into `dir`.
 ///
 /// # Errors
 /// [`FileError`] naming the file that could not be written.
@@ -229,7 +229,27 @@ pub fn write_tables(dir: &Path, standings: &Standings, level: f64) -> Result<(),
         }
         Ok(())
     })?;
-    write_table(&dir.join(PAIRS), &standings.pairs)
+    write_table(&dir.join(PAIRS), &standings.pairs)?;
+    write_table(&dir.join(crate::boards::FILE), &standings.boards)?;
+    write_ranks(&dir.join(crate::ranks::FILE), &standings.ranks)
+}
+
+/// Writes `ranks.csv`: one place column per engine of the largest scope (empty cells beyond a
+/// smaller scope's engines).
+fn write_ranks(path: &Path, rows: &[crate::ranks::RankRow]) -> Result<(), FileError> {
+    let places = rows.iter().map(|r| r.probability.len()).max().unwrap_or(0);
+    write_atomically(path, |out| {
+        let mut writer = csv::Writer::from_writer(out);
+        writer
+            .write_record(crate::ranks::header(places))
+            .map_err(io::Error::other)?;
+        for row in rows {
+            writer
+                .write_record(row.record(places))
+                .map_err(io::Error::other)?;
+        }
+        writer.flush()
+    })
 }
 
 /// One game of `results.pgn`: the record and the tags that do not come from it.
@@ -255,6 +275,10 @@ pub struct PgnGame<'a> {
 /// # Errors
 /// [`FileError`] when it cannot be written.
 pub fn write_pgn(path: &Path, games: &[PgnGame<'_>]) -> Result<(), FileError> {
+    // Games in a repeat group (a repeat, or a game repeated) carry `RepeatGroup`, the group's
+    // first game id, so `arena ratings` finds the repeats of this tag-only file.
+    let repeated: std::collections::HashSet<u64> =
+        games.iter().filter_map(|g| g.record.repeat_of).collect();
     write_atomically(path, |out| {
         let tag = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
         for g in games {
@@ -272,6 +296,12 @@ pub fn write_pgn(path: &Path, games: &[PgnGame<'_>]) -> Result<(), FileError> {
             writeln!(out, "[Pair \"{}\"]", r.pair)?;
             if g.termination {
                 writeln!(out, "[Termination \"{}\"]", r.termination)?;
+            }
+            let group = r
+                .repeat_of
+                .or_else(|| repeated.contains(&r.game_id).then_some(r.game_id));
+            if let Some(group) = group {
+                writeln!(out, "[RepeatGroup \"{group}\"]")?;
             }
             writeln!(out, "\n{}\n", r.result)?;
         }
@@ -334,10 +364,11 @@ mod tests {
             draw_pct: 0.0,
             los_next: None,
             flags: String::new(),
+            n_eff: 1,
         };
         let standings = Standings {
             ratings: vec![row],
-            pairs: Vec::new(),
+            ..Standings::default()
         };
         let dir = tempfile::tempdir().unwrap();
         for (level, column) in [(0.95, "err95"), (0.9, "err90")] {
@@ -346,8 +377,8 @@ mod tests {
             assert_eq!(
                 text,
                 format!(
-                    "scope,rank,engine,elo,ci_low,ci_high,{column},games,wins,draws,losses,points,score_pct,draw_pct,los_next,flags\n\
-                     all,1,a,0.0,-1.0,1.0,1.0,2,1,0,1,1.0,50.0,0.0,,\n"
+                    "scope,rank,engine,elo,ci_low,ci_high,{column},games,wins,draws,losses,points,score_pct,draw_pct,los_next,flags,n_eff\n\
+                     all,1,a,0.0,-1.0,1.0,1.0,2,1,0,1,1.0,50.0,0.0,,,1\n"
                 )
             );
         }

@@ -1,5 +1,7 @@
 //! `sprt.csv`: the SPRT trace, one row per finished game pair in completion order (`pairs,
-//! games, llr, lower, upper, elo, elo_ci_low, elo_ci_high`; empty Elo cells when unbounded).
+//! games, llr, lower, upper, elo, elo_ci_low, elo_ci_high, repeated_pairs`; empty Elo cells
+//! when unbounded; `repeated_pairs` counts the pairs so far that repeat a counted one and are
+//! left out of the others).
 //! Writes only; the maths is in `crate::sprt`, the reading for report.html in
 //! `html::inputs`.
 
@@ -30,7 +32,7 @@ impl SprtWriter {
             path,
             out: BufWriter::new(file),
         };
-        writer.line("pairs,games,llr,lower,upper,elo,elo_ci_low,elo_ci_high")?;
+        writer.line("pairs,games,llr,lower,upper,elo,elo_ci_low,elo_ci_high,repeated_pairs")?;
         Ok(writer)
     }
 
@@ -41,7 +43,7 @@ impl SprtWriter {
     pub fn write(&mut self, row: &Row) -> Result<(), String> {
         let elo = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.2}"));
         let line = format!(
-            "{},{},{:.4},{:.4},{:.4},{},{},{}",
+            "{},{},{:.4},{:.4},{:.4},{},{},{},{}",
             row.pairs,
             row.games,
             row.llr,
@@ -49,7 +51,8 @@ impl SprtWriter {
             row.upper,
             elo(row.elo),
             elo(row.elo_ci_low),
-            elo(row.elo_ci_high)
+            elo(row.elo_ci_high),
+            row.repeated_pairs
         );
         self.line(&line)
     }

@@ -1,5 +1,5 @@
-//! The end-of-run summary: standings of scope `all`, terminations by reason, and the
-//! two-engine line.
+//! The end-of-run summary: standings of scope `all`, terminations by reason, the two-engine
+//! line, and the games that repeat earlier ones per engine pair.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -65,6 +65,12 @@ pub fn render_with(
             out,
             "{line} (head to head over game pairs, pentanomial; the table's +/- is the Bradley–Terry fit of all games)"
         );
+    }
+    if uniform {
+        out.push_str(&crate::ranks::table(&standings.ranks, "all"));
+    }
+    for line in crate::repeats::summary_lines(records) {
+        let _ = writeln!(out, "{line}");
     }
     out
 }

@@ -1,5 +1,5 @@
-//! What happens to each event of the worker pool during a run: a finished game goes to the
-//! SPRT, to moves.csv and games.csv (in that order, so a games.csv row always has its moves),
+//! What happens to each event of the worker pool during a run: a finished game is marked when
+//! it repeats an earlier one (`repeat_of`), then goes to the SPRT, to moves.csv and games.csv (in that order, so a games.csv row always has its moves),
 //! and to the progress bar. The first write failure is kept with its path and stops the run
 //! (no later game could be kept); the games finished before it are already on disk.
 
@@ -11,6 +11,7 @@ use crate::games::Side;
 use crate::record::GameRecord;
 use crate::record::moves::{self, MoveRow, MovesWriter};
 use crate::referee::PlyInfo;
+use crate::repeats;
 use crate::report::files::{self, GamesWriter};
 use crate::report::progress::Progress;
 use crate::runner::Event;
@@ -38,6 +39,8 @@ pub(super) struct Recorder {
     moves: Option<MovesWriter>,
     /// Plies reported ahead of their game's record, by game id.
     pending_plies: HashMap<u64, Vec<PlyInfo>>,
+    /// The first game of each kind, to mark repeats as games finish.
+    repeats: repeats::Index,
 }
 
 impl Recorder {
@@ -63,6 +66,7 @@ impl Recorder {
             None
         };
         Ok(Recorder {
+            repeats: repeats::Index::of(&records),
             on_disk: records.len(),
             records,
             sprt,
@@ -103,7 +107,9 @@ impl Recorder {
     }
 
     /// A finished game: SPRT, moves.csv, games.csv, progress.
-    fn finished(&mut self, record: GameRecord, cancel: &AtomicBool, no_new_games: &AtomicBool) {
+    fn finished(&mut self, mut record: GameRecord, cancel: &AtomicBool, no_new_games: &AtomicBool) {
+        // Before the SPRT, which counts a repeated game pair once.
+        self.repeats.observe(&self.records, &mut record);
         if let Some(s) = &mut self.sprt {
             // The decision is printed once, in the summary.
             let added = s.add(&record);

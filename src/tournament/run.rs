@@ -397,9 +397,11 @@ fn keep_earlier_games(
             sorted.unfinished
         ));
     }
-    files::rewrite_games(&games_path, &sorted.kept)
-        .map_err(|e| Stop::new(FAILED, e.to_string()))?;
-    Ok(sorted.kept)
+    // Renumbered rows, or a games.csv from before the column: mark repeats afresh.
+    let mut kept = sorted.kept;
+    crate::repeats::mark(&mut kept);
+    files::rewrite_games(&games_path, &kept).map_err(|e| Stop::new(FAILED, e.to_string()))?;
+    Ok(kept)
 }
 
 /// Appends rows the schedule does not have to `games.dropped.csv`, with a note of why.
@@ -626,6 +628,8 @@ fn finish_files(plan: &Plan, mut recorder: Recorder) -> Finished {
     let out = &plan.output;
     let names = engine_names(plan);
     recorder.records.sort_by_key(|r| r.game_id);
+    // Games finished out of order were marked against the first to finish: name the smallest id.
+    crate::repeats::mark(&mut recorder.records);
     let mut move_totals = report::engines::MoveTotals::default();
     if recorder.write_error.is_none() {
         let sorted = files::rewrite_games(&out.join(files::GAMES), &recorder.records)

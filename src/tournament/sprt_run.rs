@@ -85,7 +85,9 @@ impl SprtRun {
     /// B games.csv has beyond them, and why, when it has any.
     pub fn status(&self) -> String {
         let counted = self.tracker.counts().games();
-        let more = self.seen.saturating_sub(counted);
+        // Repeated pairs are already named in the tracker's status.
+        let repeated = 2 * self.tracker.repeated_pairs();
+        let more = self.seen.saturating_sub(counted + repeated);
         let mut line = self.tracker.status();
         if more > 0 {
             let why = if self.stopped() {

@@ -5,7 +5,7 @@
 //! Expected columns (a header row; extra columns are ignored, empty cells are missing values):
 //! - `moves.csv`: `game_id, ply, side, engine, move, time_ms, depth, seldepth, score_cp,
 //!   score_mate, nodes, nps, pv` (ply 1-based; side `1`/`2` or `first`/`second`).
-//! - `sprt.csv`: `pairs, games, llr, lower, upper, elo, elo_ci_low, elo_ci_high`, one row per
+//! - `sprt.csv`: `pairs, games, llr, lower, upper, elo, elo_ci_low, elo_ci_high, repeated_pairs`, one row per
 //!   update of the test (LLR and its bounds in natural-log units, Elo in Elo).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -63,6 +63,9 @@ pub struct SprtRow {
     pub elo_ci_low: Option<f64>,
     /// Upper end of its interval.
     pub elo_ci_high: Option<f64>,
+    /// Game pairs left out as repeats of counted ones (0 in files from before the column).
+    #[serde(default)]
+    pub repeated_pairs: u64,
 }
 
 /// The rows of `sprt.csv`, `None` when the file is missing.

@@ -314,6 +314,7 @@ fn standings_section(standings: &Standings, level: f64) -> String {
     {
         out.push_str(&tables::standings_table(standings, scope, level));
     }
+    out.push_str(&tables::rank_table(standings));
     out.push_str("</section>");
     out
 }

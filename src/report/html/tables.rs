@@ -170,7 +170,9 @@ pub fn boards(records: &[GameRecord], standings: &Standings, level: f64) -> Stri
     let mut out = String::from(
         "<table class=\"boards\"><thead><tr><th>board</th><th>game</th><th>games</th>\
          <th>first wins %</th><th>draws %</th><th>second wins %</th><th>first player score %</th>\
-         <th>mean plies</th><th>mean duration (s)</th><th>not normal endings</th></tr></thead><tbody>",
+         <th>mean plies</th><th>mean duration (s)</th><th>not normal endings</th>\
+         <th>first-player advantage (Elo) [interval]</th><th>draw rate % [interval]</th>\
+         <th>distinct pairs</th></tr></thead><tbody>",
     );
     for (name, b) in &boards {
         let first_score = if b.games == 0 {
@@ -195,8 +197,17 @@ pub fn boards(records: &[GameRecord], standings: &Standings, level: f64) -> Stri
             b.duration_ms as f64 / 1000.0 / b.games.max(1) as f64,
             b.early
         );
+        out.truncate(out.len() - "</tr>".len());
+        out.push_str(&fairness_cells(standings, name));
+        out.push_str("</tr>");
     }
     out.push_str("</tbody></table>");
+    out.push_str(
+        "<p class=\"note\">First-player advantage: the first player's score over distinct \
+         colour-swapped game pairs, as Elo (the paired estimate: the engines' strengths cancel \
+         within a pair); the draw rate over the same pairs. Both in boards.csv.</p>",
+    );
+    out.push_str(&repeats_note(records));
     for scope in scopes(standings)
         .into_iter()
         .filter(|s| s.starts_with("board:"))
@@ -204,6 +215,83 @@ pub fn boards(records: &[GameRecord], standings: &Standings, level: f64) -> Stri
         out.push_str(&standings_table(standings, scope, level));
     }
     out
+}
+
+/// The boards table's advantage, draw-rate and pair cells of board `name`, from boards.csv's
+/// row (`–` when the board has no complete pair).
+fn fairness_cells(standings: &Standings, name: &str) -> String {
+    let scope = format!("board:{name}");
+    let Some(row) = standings.boards.iter().find(|b| b.scope == scope) else {
+        return "<td>–</td><td>–</td><td>0</td>".to_owned();
+    };
+    let bound =
+        |v: Option<f64>, open: &str| v.map_or_else(|| open.to_owned(), |v| format!("{v:.1}"));
+    let advantage = match row.first_score_pct {
+        None => "–".to_owned(),
+        Some(score) => format!(
+            "{} [{}, {}]",
+            row.first_elo
+                .map_or_else(|| format!("({score:.0}% score)"), |e| format!("{e:.1}")),
+            bound(row.first_elo_ci_low, "−∞"),
+            bound(row.first_elo_ci_high, "+∞")
+        ),
+    };
+    let draws = match row.draw_pct {
+        None => "–".to_owned(),
+        Some(d) => format!(
+            "{d:.1} [{}, {}]",
+            bound(row.draw_ci_low, "0"),
+            bound(row.draw_ci_high, "100")
+        ),
+    };
+    format!("<td>{advantage}</td><td>{draws}</td><td>{}</td>", row.n_eff)
+}
+
+/// The rank-probability table of scope `all` (at most [`crate::ranks::MAX_SHOWN`] engines);
+/// empty otherwise.
+pub fn rank_table(standings: &Standings) -> String {
+    let rows: Vec<&crate::ranks::RankRow> = standings
+        .ranks
+        .iter()
+        .filter(|r| r.scope == "all")
+        .collect();
+    if rows.len() < 2 || rows.len() > crate::ranks::MAX_SHOWN {
+        return String::new();
+    }
+    let mut out = String::from(
+        "<h3>Rank probabilities</h3><p class=\"note\">How likely each engine is to hold each \
+         place (%), from the fit's ratings and covariance (40,000 seeded draws, ±0.5 points); \
+         ranks.csv has every scope.</p><table class=\"ranks\"><thead><tr><th>engine</th>",
+    );
+    for k in 1..=rows.len() {
+        let _ = write!(out, "<th>#{k}</th>");
+    }
+    out.push_str("<th>expected rank</th></tr></thead><tbody>");
+    for r in rows {
+        let _ = write!(out, "<tr><td>{}</td>", esc(&r.engine));
+        for p in &r.probability {
+            let _ = write!(out, "<td>{:.1}</td>", 100.0 * p);
+        }
+        let _ = write!(out, "<td>{:.2}</td></tr>", r.expected_rank);
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+/// Games that repeat earlier ones, per engine pair, with the hint when most do; empty when
+/// none repeats.
+fn repeats_note(records: &[GameRecord]) -> String {
+    let lines = crate::repeats::summary_lines(records);
+    if lines.is_empty() {
+        return String::new();
+    }
+    let items: String = lines
+        .iter()
+        .map(|l| format!("<li>{}</li>", esc(l)))
+        .collect();
+    format!(
+        "<p class=\"note\">Repeated games (each distinct game pair is rated once):</p><ul class=\"repeats\">{items}</ul>"
+    )
 }
 
 /// The side that lost `r`, if it was decisive.
@@ -418,6 +506,17 @@ pub fn sprt(rows: &[SprtRow]) -> String {
         opt(row.elo),
         opt(row.elo_ci_low),
         opt(row.elo_ci_high)
+    ) + &repeated_note(last.repeated_pairs)
+}
+
+/// The note under the SPRT chart when game pairs were left out as repeats.
+fn repeated_note(pairs: u64) -> String {
+    if pairs == 0 {
+        return String::new();
+    }
+    format!(
+        "<p class=\"note\">{pairs} game pair(s) repeated a counted pair move for move and were \
+         not counted: a copy carries no new evidence.</p>"
     )
 }
 

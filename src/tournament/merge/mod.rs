@@ -677,6 +677,8 @@ fn write_merged(out: &Path, shards: &[ShardDir]) -> Result<Written, Stop> {
         ),
     )?;
     let mut records: Vec<GameRecord> = shards.iter().flat_map(|s| s.records.clone()).collect();
+    // A game may repeat one of another shard.
+    crate::repeats::mark(&mut records);
     files::rewrite_games(&out.join(files::GAMES), &records)
         .map_err(|e| Stop::new(FAILED, e.to_string()))?;
     let dirs: Vec<&Path> = shards.iter().map(|s| s.dir.as_path()).collect();
