@@ -106,7 +106,12 @@ fn estimate(values: &[f64], counts: &[u64], games_per_sample: f64, level: f64) -
         / nf;
     let sigma_mean = (var.max(variance_floor(values, n)) / nf).sqrt();
     let z = z_for(level);
-    let los = if sigma_mean > 0.0 {
+    // One sample says nothing of its own spread: a single (distinct) game pair won 2–0 is no
+    // evidence of a difference, whatever the floor (which would call it significant).
+    let unknown_spread = n < 2;
+    let los = if unknown_spread {
+        0.5
+    } else if sigma_mean > 0.0 {
         phi((score - 0.5) / sigma_mean)
     } else if score > 0.5 {
         1.0
@@ -127,8 +132,8 @@ fn estimate(values: &[f64], counts: &[u64], games_per_sample: f64, level: f64) -
         samples: n,
         score,
         elo: elo_of_score(score),
-        lower: elo_of_score(score - z * sigma_mean),
-        upper: elo_of_score(score + z * sigma_mean),
+        lower: elo_of_score(score - z * sigma_mean).filter(|_| !unknown_spread),
+        upper: elo_of_score(score + z * sigma_mean).filter(|_| !unknown_spread),
         los,
         nelo,
         nelo_err,
