@@ -31,7 +31,7 @@ const KEEPALIVE: Duration = Duration::from_secs(15);
 
 /// Files of the output directory the page links to; nothing else of the directory is served
 /// (no engine logs, no transcripts, no configs with paths in them).
-pub const SERVED_FILES: [&str; 8] = [
+pub const SERVED_FILES: [&str; 14] = [
     "games.csv",
     "ratings.csv",
     "pairs.csv",
@@ -40,13 +40,22 @@ pub const SERVED_FILES: [&str; 8] = [
     "results.xlsx",
     "sprt.csv",
     "engines.csv",
+    "boards.csv",
+    "ranks.csv",
+    "swiss.csv",
+    "swiss_standings.csv",
+    "knockout.csv",
+    "moves.csv",
 ];
 
 /// A running server; dropping it stops listening (the update streams end within a tick).
 pub struct Server {
     addr: SocketAddr,
+    watch: Arc<Watch>,
     inner: Arc<tiny_http::Server>,
     stop: Arc<AtomicBool>,
+    /// Update streams open now (each ends after sending the final state).
+    streams: Arc<AtomicUsize>,
     accept: Option<JoinHandle<()>>,
 }
 
@@ -66,17 +75,22 @@ impl Server {
         let inner = Arc::new(inner);
         let stop = Arc::new(AtomicBool::new(false));
         let watch = Arc::new(Watch::new(dir));
+        let streams = Arc::new(AtomicUsize::new(0));
         let accept = {
-            let (inner, stop) = (Arc::clone(&inner), Arc::clone(&stop));
+            let watch = Arc::clone(&watch);
+            let (inner, stop, streams) =
+                (Arc::clone(&inner), Arc::clone(&stop), Arc::clone(&streams));
             thread::Builder::new()
                 .name("live-server".into())
-                .spawn(move || accept_loop(&inner, &watch, &stop))
+                .spawn(move || accept_loop(&inner, &watch, &stop, &streams))
                 .map_err(|e| format!("--serve {addr}: cannot start a thread: {e}"))?
         };
         Ok(Server {
             addr: bound,
+            watch,
             inner,
             stop,
+            streams,
             accept: Some(accept),
         })
     }
@@ -99,21 +113,33 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
+        // The run's final files (all games, live.json gone) go out to every open page before
+        // the streams end: a projector left on the page shows the end, not the last game but one.
+        self.watch.refresh_now();
         self.stop.store(true, Ordering::SeqCst);
         self.inner.unblock();
         if let Some(t) = self.accept.take() {
             let _ = t.join();
         }
+        // Each stream notices within one tick, sends the final state and ends.
+        let until = Instant::now() + Duration::from_secs(2);
+        while self.streams.load(Ordering::SeqCst) > 0 && Instant::now() < until {
+            thread::sleep(Duration::from_millis(10));
+        }
     }
 }
 
-fn accept_loop(server: &tiny_http::Server, watch: &Arc<Watch>, stop: &Arc<AtomicBool>) {
-    let streams = Arc::new(AtomicUsize::new(0));
+fn accept_loop(
+    server: &tiny_http::Server,
+    watch: &Arc<Watch>,
+    stop: &Arc<AtomicBool>,
+    streams: &Arc<AtomicUsize>,
+) {
     for request in server.incoming_requests() {
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let (watch, stop, streams) = (Arc::clone(watch), Arc::clone(stop), Arc::clone(&streams));
+        let (watch, stop, streams) = (Arc::clone(watch), Arc::clone(stop), Arc::clone(streams));
         let spawned = thread::Builder::new()
             .name("live-request".into())
             .spawn(move || handle(request, &watch, &stop, &streams));
@@ -244,7 +270,9 @@ fn stream(request: Request, watch: &Watch, stop: &AtomicBool, streams: &AtomicUs
     let mut sent = None;
     let mut quiet_since = Instant::now();
     let mut ok = out.write_all(head.as_bytes()).is_ok();
-    while ok && !stop.load(Ordering::SeqCst) {
+    while ok {
+        // Read before the event: a stop seen here still sends the final state once.
+        let stopping = stop.load(Ordering::SeqCst);
         let (version, event) = watch.event();
         if sent != Some(version) {
             ok = write!(out, "data: {event}\n\n")
@@ -258,6 +286,9 @@ fn stream(request: Request, watch: &Watch, stop: &AtomicBool, streams: &AtomicUs
                 .and_then(|()| out.flush())
                 .is_ok();
             quiet_since = Instant::now();
+        }
+        if stopping {
+            break;
         }
         thread::sleep(Duration::from_millis(super::feed::PUBLISH_EVERY_MS));
     }

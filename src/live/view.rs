@@ -25,6 +25,37 @@ use crate::tournament::outputs::Context;
 
 use super::feed::{self, LiveGame, Snapshot};
 
+/// A Swiss's standings file, shown above the Elo tables when present.
+const SWISS_STANDINGS: &str = "swiss_standings.csv";
+
+/// `swiss_standings.csv` as an HTML table (empty when missing or unreadable): the Swiss's own
+/// ranking, which can differ from the Elo order.
+fn swiss_table(path: &Path) -> String {
+    let Ok(mut reader) = ::csv::Reader::from_path(path) else {
+        return String::new();
+    };
+    let Ok(headers) = reader.headers().cloned() else {
+        return String::new();
+    };
+    let mut out = String::from(
+        "<div class=\"scope swiss\"><h3>Swiss standings</h3><table><thead><tr>",
+    );
+    for h in &headers {
+        let _ = write!(out, "<th>{}</th>", esc(&h.replace('_', " ")));
+    }
+    out.push_str("</tr></thead><tbody>");
+    for row in reader.records().flatten() {
+        out.push_str("<tr>");
+        for (i, cell) in row.iter().enumerate() {
+            let class = if headers.get(i) == Some("engine") { " class=\"eng\"" } else { "" };
+            let _ = write!(out, "<td{class}>{}</td>", esc(cell));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+    out
+}
+
 /// Finished games listed on the page, newest first.
 pub const RECENT: usize = 12;
 
@@ -116,6 +147,9 @@ struct Seen {
     version: u64,
     games_stamp: Option<(u64, SystemTime)>,
     sprt_stamp: Option<(u64, SystemTime)>,
+    /// `swiss_standings.csv` (a Swiss's points, Buchholz, Sonneborn–Berger) as an HTML table.
+    format_stamp: Option<(u64, SystemTime)>,
+    format_table: String,
     live_text: Vec<u8>,
     /// Every finished game, in id order (as ratings.csv is computed).
     records: Vec<GameRecord>,
@@ -198,6 +232,12 @@ impl Watch {
             seen.sprt = inputs::sprt(&self.dir).ok().flatten();
             changed = true;
         }
+        let format = stamp(&self.dir.join(SWISS_STANDINGS));
+        if format != seen.format_stamp {
+            seen.format_stamp = format;
+            seen.format_table = swiss_table(&self.dir.join(SWISS_STANDINGS));
+            changed = true;
+        }
         if changed {
             seen.version += 1;
         }
@@ -237,6 +277,14 @@ impl Watch {
         seen.standings = standings::compute(&records, &engines, anchor, level);
         seen.records = records;
         seen.cost = started.elapsed();
+    }
+
+    /// Looks at the directory now, whatever the interval: the run has just ended and its
+    /// final files must go out before the server stops.
+    pub fn refresh_now(&self) {
+        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+        self.refresh(&mut seen);
+        seen.looked = Some(Instant::now());
     }
 
     /// The version of the state: it grows whenever the page would change.
@@ -470,8 +518,9 @@ fn live_card(game: &LiveGame) -> LiveCard {
         })
         .unwrap_or_default();
     let mut head = format!(
-        "<b>game {}</b> · {} · ply {}",
+        "<b>game {}</b> · round {} · {} · ply {}",
         game.game_id,
+        game.round,
         esc(&game.board),
         json.ply
     );
@@ -577,6 +626,7 @@ fn page_event(seen: &Seen) -> String {
     if standings.is_empty() {
         standings = "<p class=\"note\">No game has finished yet.</p>".into();
     }
+    standings.insert_str(0, &seen.format_table);
     let event = PageEvent {
         version: seen.version,
         progress_text: progress_text(&progress, seen.live.as_ref().map(|l| l.sprt.as_str())),
