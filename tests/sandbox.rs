@@ -151,6 +151,26 @@ fn connecting_to_a_local_listener_fails() {
 }
 
 #[test]
+fn connecting_to_a_unix_socket_outside_fails() {
+    // A path-named socket (tmux's, D-Bus's): Landlock does not govern `connect` to it and the
+    // network namespace does not hide it; the seccomp filter refuses the socket itself.
+    let dir = Dir::new();
+    let path = dir.path("server.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let target = path.display().to_string();
+    let (on, _) = escape("unix", &target, "on");
+    assert!(on.contains("failed"), "{on}");
+    assert!(
+        listener.accept().is_err(),
+        "the socket got a connection under on"
+    );
+    let (off, _) = escape("unix", &target, "off");
+    assert!(off.contains("ok"), "{off}");
+    assert!(listener.accept().is_ok());
+}
+
+#[test]
 fn a_fork_bomb_stops_at_the_process_cap() {
     let on = assert_contained("fork", "");
     assert!(on.contains("started"), "{on}");

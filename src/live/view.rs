@@ -37,9 +37,8 @@ fn swiss_table(path: &Path) -> String {
     let Ok(headers) = reader.headers().cloned() else {
         return String::new();
     };
-    let mut out = String::from(
-        "<div class=\"scope swiss\"><h3>Swiss standings</h3><table><thead><tr>",
-    );
+    let mut out =
+        String::from("<div class=\"scope swiss\"><h3>Swiss standings</h3><table><thead><tr>");
     for h in &headers {
         let _ = write!(out, "<th>{}</th>", esc(&h.replace('_', " ")));
     }
@@ -47,7 +46,11 @@ fn swiss_table(path: &Path) -> String {
     for row in reader.records().flatten() {
         out.push_str("<tr>");
         for (i, cell) in row.iter().enumerate() {
-            let class = if headers.get(i) == Some("engine") { " class=\"eng\"" } else { "" };
+            let class = if headers.get(i) == Some("engine") {
+                " class=\"eng\""
+            } else {
+                ""
+            };
             let _ = write!(out, "<td{class}>{}</td>", esc(cell));
         }
         out.push_str("</tr>");

@@ -36,6 +36,7 @@ struct InChild {
     unshare: bool,
     nproc: Option<u64>,
     ruleset: Option<RulesetCreated>,
+    seccomp: Option<super::seccomp::Filter>,
 }
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -156,6 +157,10 @@ impl Prepared {
             unshare: root || !parts.network || parts.processes.0.is_some(),
             nproc: parts.processes.0.filter(|_| !root),
             ruleset,
+            seccomp: super::seccomp::Filter::new(
+                !parts.network || parts.filesystem == Filesystem::Confined,
+                parts.suspend_idle,
+            ),
         };
         // SAFETY: `apply` makes system calls only (write, setrlimit, unshare, prctl, the
         // Landlock calls) on values prepared here; it allocates nothing and takes no lock.
@@ -239,6 +244,9 @@ impl InChild {
                 })?;
             }
             None => nix::sys::prctl::set_no_new_privs()?,
+        }
+        if let Some(filter) = &self.seccomp {
+            filter.install()?;
         }
         Ok(())
     }

@@ -11,6 +11,7 @@
 mod child;
 mod paths;
 mod probe;
+mod seccomp;
 pub mod suspend;
 
 use std::fmt;

@@ -17,7 +17,7 @@
 //! `mate:N` or `none` (no `info` at all): scripted scores for adjudication tests.
 //! `--escape KIND --target T` (sandbox tests) tries one escape at the first `go`, reports
 //! `info string escape KIND ok: …` or `… failed: …`, and plays on: `read` (prints file T),
-//! `list` (folder T), `write` (creates file T), `connect` (TCP to address T), `fork` (starts
+//! `list` (folder T), `write` (creates file T), `connect` (TCP to address T), `unix` (a Unix socket at path T), `fork` (starts
 //! 1000 sleeping children), `alloc` (reserves 8 GiB), `exec` (`/bin/sh -c "cat T"`).
 //! `--burn` spins a thread for the whole process's life and reports, at each `go`, the CPU
 //! time the process used since its last `bestmove` (`info string idle_cpu_ms N`).
@@ -448,6 +448,9 @@ fn try_escape(kind: &str, target: &str, tag: &str) -> Result<String, String> {
                 .map(|_| format!("connected to {target}"))
                 .map_err(error)
         }
+        "unix" => std::os::unix::net::UnixStream::connect(target)
+            .map(|_| format!("connected to {target}"))
+            .map_err(error),
         "fork" => {
             let mut started = 0;
             let mut last_error = String::new();
