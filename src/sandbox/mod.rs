@@ -200,13 +200,27 @@ impl Setting {
     /// directory arena runs in), checked to exist.
     ///
     /// # Errors
-    /// A message naming the path that does not exist.
+    /// A message naming the path that does not exist or is empty, or a `memory_mb` too large
+    /// to be a cap.
     pub fn resolved(&self, base: &Path) -> Result<Setting, String> {
         let Setting::Parts(parts) = self else {
             return Ok(self.clone());
         };
         let mut parts = parts.clone();
+        // Beyond this, a cap is no cap (and MiB → bytes would overflow): say so.
+        const MAX_MEMORY_MB: u64 = 1 << 24;
+        if parts.memory_mb.0.is_some_and(|mb| mb > MAX_MEMORY_MB) {
+            return Err(format!(
+                "sandbox.memory_mb: at most {MAX_MEMORY_MB} (16 TiB); write `memory_mb: off` for no cap"
+            ));
+        }
         for path in &mut parts.read {
+            if path.as_os_str().is_empty() {
+                return Err(
+                    "sandbox.read: an empty path would allow the whole directory arena runs in; name the files or folders"
+                        .into(),
+                );
+            }
             let full = base.join(&*path);
             if !full.exists() {
                 return Err(format!(
@@ -365,6 +379,16 @@ mod tests {
 
     fn parse(text: &str) -> Result<Setting, String> {
         serde_yaml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn an_empty_read_path_and_an_unbounded_memory_cap_are_refused() {
+        let base = Path::new("/");
+        let empty = parse("{ read: [''] }").unwrap();
+        assert!(empty.resolved(base).unwrap_err().contains("empty path"));
+        let huge = parse("{ memory_mb: 18446744073709551615 }").unwrap();
+        assert!(huge.resolved(base).unwrap_err().contains("memory_mb"));
+        assert!(parse("{ memory_mb: 4096 }").unwrap().resolved(base).is_ok());
     }
 
     #[test]

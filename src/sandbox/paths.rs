@@ -39,7 +39,8 @@ const MAX_CHAIN: usize = 5;
 
 /// The paths (files or folders) an engine run as `program` with `args` may read, besides
 /// [`SYSTEM`] and the config's `read`: the folder of the program and of its first argument
-/// that is not a flag when it names an existing file (a script, a library), and for each interpreter on the way (the
+/// that names an existing file (a script, a library: `python3 -W ignore engine.py` finds
+/// `engine.py`, not the flag's value), and for each interpreter on the way (the
 /// shebang chain, a name `env` looks up on PATH, a program found on PATH) its folder and its
 /// prefix (`…/bin/python3` → `…`; `~/.pyenv/shims/python3` → `~/.pyenv`), both as found and
 /// with symlinks resolved.
@@ -47,13 +48,14 @@ pub fn read_only_paths(program: &Path, found_on_path: bool, args: &[String]) -> 
     let mut out = Vec::new();
     add_program(&mut out, program, found_on_path, 0);
     // The script of an interpreter (`python3 engine.py`, `java -jar engine.jar`) or the
-    // adapter's `--library x.so`: the first argument that is not a flag. Only that one: an
-    // engine's other arguments are not its folder.
-    if let Some(first) = args.iter().find(|a| !a.starts_with('-')) {
-        let path = Path::new(first);
-        if path.is_absolute() && path.is_file() {
-            add_folder(&mut out, path, false);
-        }
+    // adapter's `--library x.so`: the first argument that names a file (a flag's value, such
+    // as `-W ignore`, is skipped). Only that one: an engine's other arguments are not its folder.
+    if let Some(first) = args
+        .iter()
+        .map(Path::new)
+        .find(|p| p.is_absolute() && p.is_file())
+    {
+        add_folder(&mut out, first, false);
     }
     out.sort();
     out.dedup();
