@@ -480,6 +480,21 @@ pub fn serve(args: &crate::cli::ServeArgs) -> ExitCode {
                 ),
             ));
         }
+        let known = [
+            "games.csv",
+            "config.resolved.yaml",
+            "live.json",
+            ".arena.lock",
+        ];
+        if !known.iter().any(|f| args.dir.join(f).exists()) {
+            return Err(Stop::new(
+                tournament::BAD_CONFIG,
+                format!(
+                    "{}: not an output directory of arena (no games.csv, config.resolved.yaml or live.json); give the directory a run writes, such as results/NAME",
+                    args.dir.display()
+                ),
+            ));
+        }
         let server = crate::live::Server::start(&args.serve, &args.dir)
             .map_err(|e| Stop::new(tournament::BAD_CONFIG, e))?;
         if server.is_public() {

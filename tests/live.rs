@@ -147,6 +147,19 @@ fn run_with_serve_shows_the_run_as_it_goes_and_ends_with_it() {
         "127.0.0.1:0",
         "--quiet",
     ]);
+    // A page left open for the whole run: its last update must be the finished run.
+    let events = {
+        let url = format!("{url}api/events");
+        thread::spawn(move || {
+            let response = ureq::get(&url).call().expect("update stream");
+            let reader = BufReader::new(response.into_body().into_reader());
+            reader
+                .lines()
+                .map_while(Result::ok)
+                .filter_map(|l| l.strip_prefix("data: ").map(str::to_owned))
+                .last()
+        })
+    };
     let mut done_seen = Vec::new();
     let mut growing = false;
     let mut plies: BTreeMap<u64, u64> = BTreeMap::new();
@@ -158,8 +171,12 @@ fn run_with_serve_shows_the_run_as_it_goes_and_ends_with_it() {
             let p = &s["progress"];
             let (done, total) = (p["done"].as_u64().unwrap(), p["total"].as_u64().unwrap());
             if !p["running"].as_bool().unwrap() {
-                // Bound before the handshakes: nothing is published until the games start.
-                assert_eq!((done, total), (0, 0), "{s}");
+                // Bound before the handshakes (nothing published until the games start), or
+                // after the games, while the result files are written.
+                assert!((done, total) == (0, 0) || (done, total) == (24, 24), "{s}");
+                if done == 24 {
+                    last_full = Some(s);
+                }
                 thread::sleep(Duration::from_millis(30));
                 continue;
             }
@@ -221,6 +238,11 @@ fn run_with_serve_shows_the_run_as_it_goes_and_ends_with_it() {
     if let Some(s) = last_full {
         assert_same_ratings(&s, &out);
     }
+    let last = events.join().unwrap().expect("at least one update");
+    let last: Value = serde_json::from_str(&last).unwrap();
+    assert_eq!(last["progress"]["running"], false, "{}", last["progress"]);
+    assert_eq!(last["progress"]["done"], 24, "{}", last["progress"]);
+    assert!(last["live"].as_array().unwrap().is_empty());
     // The server ended with the run; live.json went with it.
     assert!(ureq::get(&format!("{url}api/standings")).call().is_err());
     assert!(!out.join("live.json").exists());
@@ -313,6 +335,24 @@ fn serve_refuses_a_missing_directory_and_a_bad_address() {
     let missing = dir.path("nothing");
     assert!(stderr(&["serve", missing.to_str().unwrap()]).contains("no such directory"));
     let here = dir.path("");
+    let not_output = stderr(&["serve", here.to_str().unwrap()]);
+    assert!(
+        not_output.contains("not an output directory"),
+        "{not_output}"
+    );
+    dir.write("games.csv", "");
     let bad = stderr(&["serve", here.to_str().unwrap(), "--serve", "localhost"]);
     assert!(bad.contains("expected HOST:PORT"), "{bad}");
+    // A port in use, for `serve` and for `run --serve` (which then leaves no output behind).
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = format!("127.0.0.1:{}", taken.local_addr().unwrap().port());
+    let in_use = stderr(&["serve", here.to_str().unwrap(), "--serve", &port]);
+    assert!(in_use.contains("cannot listen"), "{in_use}");
+    let cfg = config(&dir, "never");
+    let in_use = stderr(&["run", cfg.to_str().unwrap(), "--serve", &port]);
+    assert!(in_use.contains("cannot listen"), "{in_use}");
+    assert!(
+        !dir.path("never").exists(),
+        "a refused run left its output directory"
+    );
 }

@@ -20,6 +20,14 @@ pub const LIVE: &str = "live.json";
 /// 10 ms-a-move game without being flooded, and the disk sees almost nothing.
 pub const PUBLISH_EVERY_MS: u64 = 250;
 
+/// `live.json` is rewritten at least this often (ms), changed or not, so a reader can tell a
+/// running run from a file left behind (see [`STALE_AFTER_MS`]).
+pub const HEARTBEAT_MS: u64 = 5_000;
+
+/// A `live.json` older than this (ms) is a run that is gone, whatever its pid now names (a
+/// reused pid, another machine's shard).
+pub const STALE_AFTER_MS: u64 = 30_000;
+
 /// One game in progress.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LiveGame {
@@ -190,11 +198,15 @@ impl Publisher {
                 .name("live-publisher".into())
                 .spawn(move || {
                     let mut written = None;
+                    let mut last_write = std::time::Instant::now();
                     let tick = Duration::from_millis(PUBLISH_EVERY_MS);
+                    let heartbeat = Duration::from_millis(HEARTBEAT_MS);
                     loop {
                         let (version, snapshot) = feed.snapshot();
-                        if written != Some(version) && write_snapshot(&path, &snapshot).is_ok() {
+                        let due = written != Some(version) || last_write.elapsed() >= heartbeat;
+                        if due && write_snapshot(&path, &snapshot).is_ok() {
                             written = Some(version);
+                            last_write = std::time::Instant::now();
                         }
                         if stopped.recv_timeout(tick)
                             != Err(crossbeam_channel::RecvTimeoutError::Timeout)
@@ -233,13 +245,16 @@ fn write_snapshot(path: &Path, snapshot: &Snapshot) -> std::io::Result<()> {
 }
 
 /// Reads `dir/live.json` when a running process wrote it: `None` when there is none, it does
-/// not parse, or its writer is gone (a run killed before it could remove it).
+/// not parse, or its writer is gone (a run killed before it could remove it): the file is
+/// older than [`STALE_AFTER_MS`] (the writer rewrites it every [`HEARTBEAT_MS`]), or its pid
+/// is not a live process of this machine.
 pub fn read_snapshot(dir: &Path) -> Option<Snapshot> {
     let text = fs::read(dir.join(LIVE)).ok()?;
     let snapshot: Snapshot = serde_json::from_slice(&text).ok()?;
+    let fresh = unix_ms().saturating_sub(snapshot.updated_unix_ms) < STALE_AFTER_MS;
     let alive = snapshot.pid == std::process::id()
         || Path::new(&format!("/proc/{}", snapshot.pid)).exists();
-    alive.then_some(snapshot)
+    (fresh && alive).then_some(snapshot)
 }
 
 #[cfg(test)]
@@ -313,12 +328,27 @@ mod tests {
     #[test]
     fn a_snapshot_of_a_dead_process_is_ignored() {
         let dir = tempfile::tempdir().unwrap();
-        let stale = Snapshot {
+        let dead = Snapshot {
             pid: u32::MAX - 1,
+            updated_unix_ms: unix_ms(),
             ..Snapshot::default()
         };
-        write_snapshot(&dir.path().join(LIVE), &stale).unwrap();
+        write_snapshot(&dir.path().join(LIVE), &dead).unwrap();
         assert_eq!(read_snapshot(dir.path()), None);
+        // A live pid (a reused one, say) but an old file: gone too.
+        let old = Snapshot {
+            pid: std::process::id(),
+            updated_unix_ms: unix_ms() - STALE_AFTER_MS - 1,
+            ..Snapshot::default()
+        };
+        write_snapshot(&dir.path().join(LIVE), &old).unwrap();
+        assert_eq!(read_snapshot(dir.path()), None);
+        let fresh = Snapshot {
+            updated_unix_ms: unix_ms(),
+            ..old
+        };
+        write_snapshot(&dir.path().join(LIVE), &fresh).unwrap();
+        assert!(read_snapshot(dir.path()).is_some());
         fs::write(dir.path().join(LIVE), "{not json").unwrap();
         assert_eq!(read_snapshot(dir.path()), None);
     }

@@ -24,6 +24,7 @@
   function render(s) {
     last = s;
     $('progress').textContent = s.progress_text;
+    $('badge').textContent = s.progress.running ? 'live' : 'not running';
     $('progress').classList.remove('lost');
     $('tables').innerHTML = s.standings;
     $('sprt').hidden = !s.sprt;

@@ -17,7 +17,7 @@ pub fn live(title: &str, state: &str) -> String {
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{t} – arena live</title><style>{}{CSS}</style></head><body>\
-         <header><h1>{t} <small class=\"note\">live</small></h1>\
+         <header><h1>{t} <small class=\"note\" id=\"badge\">live</small></h1>\
          <p id=\"progress\" class=\"note\">connecting…</p><nav>\
          <a href=\"#\">all</a> <a href=\"#projector\">projector</a> \
          <a href=\"#games\">games in progress</a> <a href=\"#standings\">standings</a> \
@@ -26,7 +26,12 @@ pub fn live(title: &str, state: &str) -> String {
          </nav></header>\
          <section id=\"games\"><h2>Games in progress</h2><div id=\"live\" class=\"cards\">\
          <p class=\"note\">No game in progress.</p></div></section>\
-         <section id=\"standings\"><h2>Standings</h2><div id=\"tables\"></div></section>\
+         <section id=\"standings\"><h2>Standings</h2><div id=\"tables\"></div>\
+         <p class=\"note\">Elo from a joint Bradley–Terry fit; ± and the interval at the run's \
+         confidence level (<i>open</i>: unbounded after a 0% or 100% score). Flags: \
+         <i>poolN</i>: engines of different pools have no opponent in common yet, so their \
+         ranks are not comparable; <i>prior</i>, <i>floor</i>: too few games for the interval \
+         to rest on the results alone (see docs/ratings.md).</p></section>\
          <section id=\"sprt\" hidden><h2>SPRT</h2><div id=\"sprt-body\"></div></section>\
          <section id=\"recent\"><h2>Last finished games</h2><div id=\"recent-body\"></div>\
          </section><script type=\"application/json\" id=\"initial\">{}</script>\

@@ -26,8 +26,9 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 /// Browsers following the updates at once; more get `503`: each holds a thread.
 pub const MAX_STREAMS: usize = 64;
 
-/// Time between two comment lines on an idle update stream, so proxies keep it open.
-const KEEPALIVE: Duration = Duration::from_secs(15);
+/// Time between two comment lines on an idle update stream: proxies keep it open, and a
+/// closed page is noticed (its write fails) and its slot freed within about this long.
+const KEEPALIVE: Duration = Duration::from_secs(1);
 
 /// Files of the output directory the page links to; nothing else of the directory is served
 /// (no engine logs, no transcripts, no configs with paths in them).

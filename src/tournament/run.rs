@@ -37,8 +37,9 @@ use super::{
 pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     refuse_sharded_sprt(&plan, options)?;
     rounds::refuse_shard(&plan, options)?;
-    let _lock = lock::acquire(&plan.output)?;
+    // Bound before the lock creates the output directory: a bad address leaves nothing.
     let _server = serve(&plan, options)?;
+    let _lock = lock::acquire(&plan.output)?;
     let previous = previous_state(&plan, options.force)?;
     check_recorded_shard(&plan, &previous, options)?;
     let mut notes = Vec::new();
