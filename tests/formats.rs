@@ -233,7 +233,15 @@ fn a_knockout_of_equal_engines_plays_every_tiebreak_and_seeds_decide() {
         html.contains("class=\"bracket\""),
         "no bracket in report.html"
     );
-    assert!(html.contains(">s6<"), "bracket names the engines");
+    // Inside the drawing itself: every engine by seed and name, and the champion's box.
+    let start = html.find("class=\"bracket\"").unwrap();
+    let svg = &html[start..start + html[start..].find("</svg>").unwrap()];
+    for seed in 1..=6 {
+        assert!(
+            svg.contains(&format!(">{seed}. s{seed}<")),
+            "bracket lacks s{seed}"
+        );
+    }
 }
 
 #[test]

@@ -176,7 +176,7 @@ fn swiss_rounds(
     let mut points = vec![0.0; n];
     let mut met: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
     let mut opponents: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut had_bye = vec![false; n];
+    let mut byes = vec![0u32; n];
     let mut out = Expansion::default();
     let mut pair = 0;
     for round in 1..=rounds {
@@ -187,7 +187,7 @@ fn swiss_rounds(
                 buchholz: opponents[e].iter().map(|&o| points[o]).sum(),
                 seed_rank: seed_rank[e],
                 met: met[e].clone(),
-                had_bye: had_bye[e],
+                byes: byes[e],
             })
             .collect();
         let paired = swiss::pair(&entrants);
@@ -233,7 +233,7 @@ fn swiss_rounds(
         }
         if let Some(b) = paired.bye {
             points[b] += bye_score;
-            had_bye[b] = true;
+            byes[b] += 1;
         }
         log.points_after = points.clone();
         out.rounds.push(log);

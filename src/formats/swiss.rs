@@ -38,8 +38,8 @@ pub struct Entrant {
     pub seed_rank: usize,
     /// Engines met in earlier rounds.
     pub met: BTreeSet<usize>,
-    /// Whether it already had a bye.
-    pub had_bye: bool,
+    /// Byes it already had: the bye goes to the lowest-ranked of those with the fewest.
+    pub byes: u32,
 }
 
 /// One round's pairings.
@@ -73,10 +73,10 @@ pub fn ranking(entrants: &[Entrant]) -> Vec<usize> {
 /// The next round's pairings for `entrants` (engine indices in [`Entrant::engine`]).
 pub fn pair(entrants: &[Entrant]) -> Round {
     let order = ranking(entrants);
-    // Bye candidates: lowest rank first, those without a bye before those with one.
+    // Bye candidates: fewest byes first, then lowest rank (a stable sort of the reversed order).
     let mut byes: Vec<Option<usize>> = if order.len() % 2 == 1 {
         let mut c: Vec<usize> = order.iter().rev().copied().collect();
-        c.sort_by_key(|&i| entrants[i].had_bye);
+        c.sort_by_key(|&i| entrants[i].byes);
         c.into_iter().map(Some).collect()
     } else {
         vec![None]
@@ -209,7 +209,7 @@ mod tests {
                 buchholz: 0.0,
                 seed_rank: i,
                 met: BTreeSet::new(),
-                had_bye: false,
+                byes: 0,
             })
             .collect()
     }
@@ -283,12 +283,12 @@ mod tests {
         let mut f = field(&[0.0; 5]);
         let first = pair(&f);
         assert_eq!(first.bye, Some(4));
-        f[4].had_bye = true;
+        f[4].byes = 1;
         f[4].points = 1.0;
         let second = pair(&f);
         // 4 now ranks first (1 point); of the rest, 3 is the lowest without a bye.
         assert_eq!(second.bye, Some(3));
-        f[3].had_bye = true;
+        f[3].byes = 1;
         let third = pair(&f);
         assert_eq!(third.bye, Some(2));
     }
@@ -297,7 +297,7 @@ mod tests {
     fn when_every_engine_had_a_bye_the_lowest_ranked_gets_a_second() {
         let mut f = field(&[0.0; 3]);
         for e in &mut f {
-            e.had_bye = true;
+            e.byes = 1;
         }
         assert_eq!(pair(&f).bye, Some(2));
         // 0 and 1 met: a bye for 2 would force the rematch 0–1, so the next one up, 1, sits
@@ -342,9 +342,29 @@ mod tests {
                 f[a.min(b)].points += 1.0;
             }
             if let Some(b) = round.bye {
-                f[b].had_bye = true;
+                f[b].byes += 1;
                 f[b].points += 1.0;
             }
+        }
+    }
+
+    #[test]
+    fn a_third_bye_waits_until_everyone_had_a_second() {
+        // 3 engines, many rounds, a bye worth nothing (so the ranking stays the seeded
+        // order): the byes go round, never two ahead of anyone.
+        let mut f = field(&[0.0; 3]);
+        for round in 0..9 {
+            let b = pair(&f).bye.unwrap();
+            f[b].byes += 1;
+            let (most, least) = (
+                f.iter().map(|e| e.byes).max().unwrap(),
+                f.iter().map(|e| e.byes).min().unwrap(),
+            );
+            assert!(
+                most - least <= 1,
+                "round {round}: byes {:?}",
+                f.iter().map(|e| e.byes).collect::<Vec<_>>()
+            );
         }
     }
 }
