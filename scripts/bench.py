@@ -232,6 +232,11 @@ def live_page(say, floor=""):
             runs[variant].append(run_tournament([awale], pair, 150, 1, serve=serve))
     med = lambda variant, k: statistics.median(r[k] for r in runs[variant])
     moves = med("off", "moves")
+    if not floor:
+        line = mean_position_line(runs["off"][0]["records"])
+        base = [pingpong(int(moves), int(line), len("bestmove 1") + 1) for _ in range(RUNS)]
+        say("Pipe floor of this run: %.1f µs wall, %.1f µs CPU a round trip.\n"
+            % (statistics.median(b["wall_us"] for b in base), statistics.median(b["cpu_us"] for b in base)))
     say("Two `instant` engines on Awale 6, %d games, %d moves, concurrency 1; the %d runs of each "
         "variant interleaved. Every run publishes its games in progress to `live.json` (4 writes a "
         "second at most); `--serve` adds the HTTP server, and `watched` one open update stream "

@@ -55,6 +55,9 @@ pub struct Server {
     watch: Arc<Watch>,
     inner: Arc<tiny_http::Server>,
     stop: Arc<AtomicBool>,
+    /// Dropped on stop: wakes every stream from its wait at once (else the end of a run would
+    /// wait up to a tick for them).
+    wake: Option<crossbeam_channel::Sender<()>>,
     /// Update streams open now (each ends after sending the final state).
     streams: Arc<AtomicUsize>,
     accept: Option<JoinHandle<()>>,
@@ -75,6 +78,7 @@ impl Server {
         let bound = inner.server_addr().to_ip().unwrap_or(parsed);
         let inner = Arc::new(inner);
         let stop = Arc::new(AtomicBool::new(false));
+        let (wake, woken) = crossbeam_channel::bounded::<()>(0);
         let watch = Arc::new(Watch::new(dir));
         let streams = Arc::new(AtomicUsize::new(0));
         let accept = {
@@ -83,7 +87,7 @@ impl Server {
                 (Arc::clone(&inner), Arc::clone(&stop), Arc::clone(&streams));
             thread::Builder::new()
                 .name("live-server".into())
-                .spawn(move || accept_loop(&inner, &watch, &stop, &streams))
+                .spawn(move || accept_loop(&inner, &watch, &stop, &streams, &woken))
                 .map_err(|e| format!("--serve {addr}: cannot start a thread: {e}"))?
         };
         Ok(Server {
@@ -91,6 +95,7 @@ impl Server {
             watch,
             inner,
             stop,
+            wake: Some(wake),
             streams,
             accept: Some(accept),
         })
@@ -118,6 +123,7 @@ impl Drop for Server {
         // the streams end: a projector left on the page shows the end, not the last game but one.
         self.watch.refresh_now();
         self.stop.store(true, Ordering::SeqCst);
+        drop(self.wake.take());
         self.inner.unblock();
         if let Some(t) = self.accept.take() {
             let _ = t.join();
@@ -135,15 +141,17 @@ fn accept_loop(
     watch: &Arc<Watch>,
     stop: &Arc<AtomicBool>,
     streams: &Arc<AtomicUsize>,
+    woken: &crossbeam_channel::Receiver<()>,
 ) {
     for request in server.incoming_requests() {
         if stop.load(Ordering::SeqCst) {
             break;
         }
         let (watch, stop, streams) = (Arc::clone(watch), Arc::clone(stop), Arc::clone(streams));
+        let woken = woken.clone();
         let spawned = thread::Builder::new()
             .name("live-request".into())
-            .spawn(move || handle(request, &watch, &stop, &streams));
+            .spawn(move || handle(request, &watch, &stop, &streams, &woken));
         // Out of threads: the request is dropped, which answers 500.
         drop(spawned);
     }
@@ -174,7 +182,13 @@ fn not_found() -> Response<std::io::Cursor<Vec<u8>>> {
 }
 
 /// One request: the route from its path; anything but GET and HEAD is `405`.
-fn handle(request: Request, watch: &Watch, stop: &AtomicBool, streams: &AtomicUsize) {
+fn handle(
+    request: Request,
+    watch: &Watch,
+    stop: &AtomicBool,
+    streams: &AtomicUsize,
+    woken: &crossbeam_channel::Receiver<()>,
+) {
     if !matches!(request.method(), Method::Get | Method::Head) {
         let response = text(
             405,
@@ -202,7 +216,7 @@ fn handle(request: Request, watch: &Watch, stop: &AtomicBool, streams: &AtomicUs
             if request.method() == &Method::Head {
                 text(200, "text/event-stream", "")
             } else {
-                return stream(request, watch, stop, streams);
+                return stream(request, watch, stop, streams, woken);
             }
         }
         p => match route_tail(p) {
@@ -255,7 +269,13 @@ fn served_file(dir: &Path, name: &str) -> Option<(Vec<u8>, &'static str)> {
 
 /// Server-Sent Events: the current state at once, then every new version (at most one per
 /// look at the directory, a few a second), until the browser leaves or the server stops.
-fn stream(request: Request, watch: &Watch, stop: &AtomicBool, streams: &AtomicUsize) {
+fn stream(
+    request: Request,
+    watch: &Watch,
+    stop: &AtomicBool,
+    streams: &AtomicUsize,
+    woken: &crossbeam_channel::Receiver<()>,
+) {
     if streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
         streams.fetch_sub(1, Ordering::SeqCst);
         let _ = request.respond(text(
@@ -291,7 +311,8 @@ fn stream(request: Request, watch: &Watch, stop: &AtomicBool, streams: &AtomicUs
         if stopping {
             break;
         }
-        thread::sleep(Duration::from_millis(super::feed::PUBLISH_EVERY_MS));
+        // A tick, or at once when the server stops (the sender is dropped).
+        let _ = woken.recv_timeout(Duration::from_millis(super::feed::PUBLISH_EVERY_MS));
     }
     streams.fetch_sub(1, Ordering::SeqCst);
 }
