@@ -39,27 +39,42 @@ const MAX_CHAIN: usize = 5;
 
 /// The paths (files or folders) an engine run as `program` with `args` may read, besides
 /// [`SYSTEM`] and the config's `read`: the folder of the program and of its first argument
-/// that names an existing file (a script, a library: `python3 -W ignore engine.py` finds
-/// `engine.py`, not the flag's value), and for each interpreter on the way (the
-/// shebang chain, a name `env` looks up on PATH, a program found on PATH) its folder and its
-/// prefix (`…/bin/python3` → `…`; `~/.pyenv/shims/python3` → `~/.pyenv`), both as found and
-/// with symlinks resolved.
+/// that is not a flag (nor the value of Python's `-W`/`-X`: `python3 -W ignore engine.py` finds
+/// `engine.py`) when it names an existing file (a script, a library), and for each interpreter
+/// on the way (the shebang chain, a name `env` looks up on PATH, a program found on PATH) its
+/// folder and its prefix (`…/bin/python3` → `…`; `~/.pyenv/shims/python3` → `~/.pyenv`), both
+/// as found and with symlinks resolved.
 pub fn read_only_paths(program: &Path, found_on_path: bool, args: &[String]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     add_program(&mut out, program, found_on_path, 0);
     // The script of an interpreter (`python3 engine.py`, `java -jar engine.jar`) or the
-    // adapter's `--library x.so`: the first argument that names a file (a flag's value, such
-    // as `-W ignore`, is skipped). Only that one: an engine's other arguments are not its folder.
-    if let Some(first) = args
-        .iter()
-        .map(Path::new)
-        .find(|p| p.is_absolute() && p.is_file())
-    {
-        add_folder(&mut out, first, false);
+    // adapter's `--library x.so`: the first argument that is not a flag. Only that one: an
+    // engine's other arguments (a file it is told to open, say) are not its folder.
+    if let Some(first) = first_operand(args) {
+        let path = Path::new(first);
+        if path.is_absolute() && path.is_file() {
+            add_folder(&mut out, path, false);
+        }
     }
     out.sort();
     out.dedup();
     out
+}
+
+/// The first argument that is not a flag, skipping the value of Python's `-W` and `-X` (the
+/// interpreter flags that take their value as the next argument).
+fn first_operand(args: &[String]) -> Option<&String> {
+    let mut skip_next = false;
+    for a in args {
+        if skip_next {
+            skip_next = false;
+        } else if a == "-W" || a == "-X" {
+            skip_next = true;
+        } else if !a.starts_with('-') {
+            return Some(a);
+        }
+    }
+    None
 }
 
 /// Adds a program's folder (and prefix when it is an interpreter) and follows its shebang.
@@ -120,6 +135,35 @@ fn on_path(name: &str) -> Option<PathBuf> {
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn the_script_is_the_first_operand_after_python_flags_values() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let first = |a: &[&str]| first_operand(&args(a)).cloned();
+        assert_eq!(
+            first(&["-W", "ignore", "/e/engine.py"]),
+            Some("/e/engine.py".into())
+        );
+        assert_eq!(
+            first(&["-u", "-X", "dev", "e.py", "x"]),
+            Some("e.py".into())
+        );
+        // A file named later (an engine told to open it) is not the script.
+        assert_eq!(
+            first(&["--escape", "read", "--target", "/s"]),
+            Some("read".into())
+        );
+        assert_eq!(first(&["-u"]), None);
+        // And so its folder is not allowed.
+        let dir = tempfile::tempdir().unwrap();
+        let secret = dir.path().join("secret");
+        std::fs::write(&secret, "x").unwrap();
+        let secret = secret.display().to_string();
+        let allowed = read_only_paths(Path::new("/bin/true"), false, &args(&["-t", "x", &secret]));
+        assert!(!allowed.contains(&dir.path().to_path_buf()), "{allowed:?}");
+        let allowed = read_only_paths(Path::new("/bin/true"), false, &args(&["-W", "i", &secret]));
+        assert!(allowed.contains(&dir.path().to_path_buf()), "{allowed:?}");
+    }
 
     #[test]
     fn a_script_brings_its_env_interpreter_and_its_prefix() {
