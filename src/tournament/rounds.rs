@@ -28,7 +28,7 @@ use super::{BAD_CONFIG, FAILED, RunOptions, Stop, engine_names};
 
 /// Per pairing of a Swiss: round, pairing, engines, game points and points after the round.
 pub const SWISS: &str = "swiss.csv";
-/// The final Swiss standings: points, Buchholz, Sonneborn–Berger.
+/// The Swiss standings (points, Buchholz, Sonneborn–Berger), rewritten after each round.
 pub const SWISS_STANDINGS: &str = "swiss_standings.csv";
 /// Per match of a knockout: round, match, engines, score, winner, tie-breaks.
 pub const KNOCKOUT: &str = "knockout.csv";
@@ -236,6 +236,9 @@ pub(super) fn play(
             if !completed || recorder.write_error.is_some() {
                 return false;
             }
+            // The standings after each round, for whoever watches (`arena serve`); a failure
+            // here is reported by the final write, which tries again.
+            let _ = write_files(plan, &recorder.records);
         }
         if !recorder.withdrawals.is_empty() {
             if plan.config.on_engine_failure == OnEngineFailure::Stop {

@@ -144,6 +144,11 @@ fn previous_state(plan: &Plan, force: bool) -> Result<Previous, Stop> {
             crate::record::moves::MOVES,
             moves_resume::DROPPED,
             crate::report::engines::FILE,
+            crate::boards::FILE,
+            crate::ranks::FILE,
+            rounds::SWISS,
+            rounds::SWISS_STANDINGS,
+            rounds::KNOCKOUT,
         ] {
             let _ = fs::remove_file(out.join(name));
         }
