@@ -128,6 +128,30 @@ fn points_of(record: &GameRecord, engine: &str) -> Option<f64> {
     }
 }
 
+/// The games of each scope: `all`, then `game:<game>` and `board:<board>` in name order.
+/// Imported games may not say their game or board: they are only in `all`.
+fn scopes_of(records: &[GameRecord]) -> Vec<(String, Vec<&GameRecord>)> {
+    let mut scopes: Vec<(String, Vec<&GameRecord>)> =
+        vec![("all".into(), records.iter().collect())];
+    let mut by_game: BTreeMap<&str, Vec<&GameRecord>> = BTreeMap::new();
+    let mut by_board: BTreeMap<(&str, &str), Vec<&GameRecord>> = BTreeMap::new();
+    for r in records {
+        if !r.game.is_empty() {
+            by_game.entry(&r.game).or_default().push(r);
+        }
+        if !r.board.is_empty() {
+            by_board.entry((&r.game, &r.board)).or_default().push(r);
+        }
+    }
+    scopes.extend(by_game.into_iter().map(|(g, rs)| (format!("game:{g}"), rs)));
+    scopes.extend(
+        by_board
+            .into_iter()
+            .map(|((_, b), rs)| (format!("board:{b}"), rs)),
+    );
+    scopes
+}
+
 /// Computes every scope. `engines` fixes the engine order (config order; engines found only in
 /// the records are appended); `anchor` fixes one engine's rating.
 pub fn compute(
@@ -144,25 +168,7 @@ pub fn compute(
             }
         }
     }
-    let mut scopes: Vec<(String, Vec<&GameRecord>)> =
-        vec![("all".into(), records.iter().collect())];
-    let mut by_game: BTreeMap<&str, Vec<&GameRecord>> = BTreeMap::new();
-    let mut by_board: BTreeMap<(&str, &str), Vec<&GameRecord>> = BTreeMap::new();
-    // Imported games may not say their game or board: they are only in `all`.
-    for r in records {
-        if !r.game.is_empty() {
-            by_game.entry(&r.game).or_default().push(r);
-        }
-        if !r.board.is_empty() {
-            by_board.entry((&r.game, &r.board)).or_default().push(r);
-        }
-    }
-    scopes.extend(by_game.into_iter().map(|(g, rs)| (format!("game:{g}"), rs)));
-    scopes.extend(
-        by_board
-            .into_iter()
-            .map(|((_, b), rs)| (format!("board:{b}"), rs)),
-    );
+    let scopes = scopes_of(records);
 
     let mut standings = Standings::default();
     for (scope, rs) in scopes {

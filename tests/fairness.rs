@@ -3,12 +3,12 @@
 
 mod util;
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fs;
 
 use util::{Dir, arena, engine};
 
-fn run(dir: &Dir, board: &str, engine_name: &str) -> Vec<HashMap<String, String>> {
+fn run(dir: &Dir, board: &str, engine_name: &str) -> Vec<BTreeMap<String, String>> {
     let cfg = dir.write(
         "t.yaml",
         &format!(
@@ -20,23 +20,10 @@ fn run(dir: &Dir, board: &str, engine_name: &str) -> Vec<HashMap<String, String>
         ),
     );
     arena().arg("run").arg(&cfg).assert().success();
-    let text = fs::read_to_string(dir.path("out/boards.csv")).unwrap();
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_owned(), v.to_owned()))
-                .collect()
-        })
-        .collect()
+    util::csv_rows(&dir.path("out/boards.csv"))
 }
 
-fn number(row: &HashMap<String, String>, column: &str) -> f64 {
+fn number(row: &BTreeMap<String, String>, column: &str) -> f64 {
     row[column]
         .parse()
         .unwrap_or_else(|_| panic!("{column}: {row:?}"))

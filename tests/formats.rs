@@ -45,21 +45,6 @@ const NINE: [(&str, &str, u32); 9] = [
 ];
 
 /// The rows of a CSV file as maps of column to value.
-fn csv(path: &Path) -> Vec<BTreeMap<String, String>> {
-    let mut reader = ::csv::Reader::from_path(path).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_owned(), v.to_owned()))
-                .collect()
-        })
-        .collect()
-}
 
 #[test]
 fn a_swiss_of_9_engines_pairs_every_engine_each_round_without_rematches() {
@@ -73,7 +58,7 @@ fn a_swiss_of_9_engines_pairs_every_engine_each_round_without_rematches() {
     );
     let games = read_games(&dir.path("swiss/games.csv"));
     assert_eq!(games.len(), 4 * 4 * 2);
-    let rows = csv(&dir.path("swiss/swiss.csv"));
+    let rows = util::csv_rows(&dir.path("swiss/swiss.csv"));
     let mut met = BTreeSet::new();
     let mut byes = BTreeMap::new();
     for round in 1..=4 {
@@ -113,7 +98,7 @@ fn a_swiss_of_9_engines_pairs_every_engine_each_round_without_rematches() {
         assert_eq!(legs[0].start_fen, legs[1].start_fen);
     }
     // Points after the last round add up: 4 pairings (1 point each) a round, plus a bye of 1.
-    let standings = csv(&dir.path("swiss/swiss_standings.csv"));
+    let standings = util::csv_rows(&dir.path("swiss/swiss_standings.csv"));
     assert_eq!(standings.len(), 9);
     let total: f64 = standings
         .iter()
@@ -214,7 +199,7 @@ fn a_knockout_of_equal_engines_plays_every_tiebreak_and_seeds_decide() {
     assert!(stdout.contains("winner: s1"), "{stdout}");
     // 5 matches of 1 + 2 pairs.
     assert_eq!(read_games(&dir.path("ko/games.csv")).len(), 5 * 3 * 2);
-    let rows = csv(&dir.path("ko/knockout.csv"));
+    let rows = util::csv_rows(&dir.path("ko/knockout.csv"));
     let matches: Vec<_> = rows.iter().filter(|r| !r["engine_b"].is_empty()).collect();
     assert_eq!(matches.len(), 5);
     for m in &matches {

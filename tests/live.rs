@@ -95,26 +95,9 @@ fn raw_status(url: &str, request_line: &str) -> u16 {
         .unwrap_or(0)
 }
 
-/// ratings.csv as rows of column → text.
-fn ratings_csv(dir: &Path) -> Vec<BTreeMap<String, String>> {
-    let mut reader = csv::Reader::from_path(dir.join("ratings.csv")).expect("ratings.csv");
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_owned(), v.to_owned()))
-                .collect()
-        })
-        .collect()
-}
-
 /// Asserts that `/api/standings`' ratings are ratings.csv's, figure by figure.
 fn assert_same_ratings(json: &Value, dir: &Path) {
-    let csv = ratings_csv(dir);
+    let csv = util::csv_rows(&dir.join("ratings.csv"));
     let rows = json["ratings"].as_array().expect("ratings");
     assert_eq!(rows.len(), csv.len(), "{json}");
     assert!(!csv.is_empty());

@@ -35,22 +35,6 @@ fn deterministic_engine(dir: &Dir, name: &str, fixed: u64) -> PathBuf {
     )
 }
 
-fn csv_rows(text: &str) -> Vec<std::collections::HashMap<String, String>> {
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_owned(), v.to_owned()))
-                .collect()
-        })
-        .collect()
-}
-
 // See: issue 27, first test.
 #[test]
 fn deterministic_engines_restarted_per_game_are_counted_once() {
@@ -90,8 +74,8 @@ fn deterministic_engines_restarted_per_game_are_counted_once() {
         "{stdout}"
     );
     // n_eff is one pair, and every figure is that of the first pair alone.
-    let ratings = csv_rows(&fs::read_to_string(dir.path("out/ratings.csv")).unwrap());
-    let pairs = csv_rows(&fs::read_to_string(dir.path("out/pairs.csv")).unwrap());
+    let ratings = util::csv_rows(&dir.path("out/ratings.csv"));
+    let pairs = util::csv_rows(&dir.path("out/pairs.csv"));
     assert!(ratings.iter().all(|r| r["n_eff"] == "1"), "{ratings:?}");
     assert!(pairs.iter().all(|r| r["n_eff"] == "1"), "{pairs:?}");
     let names = ["a".to_owned(), "b".to_owned()];
@@ -143,7 +127,7 @@ fn deterministic_engines_restarted_per_game_are_counted_once() {
         .arg(dir.path("imported"))
         .assert()
         .success();
-    let imported = csv_rows(&fs::read_to_string(dir.path("imported/ratings.csv")).unwrap());
+    let imported = util::csv_rows(&dir.path("imported/ratings.csv"));
     let ours: Vec<(&String, &String, &String)> = ratings
         .iter()
         .filter(|r| r["scope"] == "all")
@@ -163,7 +147,7 @@ fn deterministic_engines_restarted_per_game_are_counted_once() {
         .arg(dir.path("from-pgn"))
         .assert()
         .success();
-    let from_pgn = csv_rows(&fs::read_to_string(dir.path("from-pgn/ratings.csv")).unwrap());
+    let from_pgn = util::csv_rows(&dir.path("from-pgn/ratings.csv"));
     let theirs: Vec<(&String, &String, &String)> = from_pgn
         .iter()
         .filter(|r| r["scope"] == "all")

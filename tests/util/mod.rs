@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -127,4 +128,22 @@ pub fn is_root() -> bool {
             .and_then(|l| l.split_whitespace().nth(2))
             == Some("0")
     })
+}
+
+/// The rows of a CSV file (with a header) as maps column → text.
+pub fn csv_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
+    let mut reader =
+        csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let headers = reader.headers().expect("a header row").clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.expect("a CSV row");
+            headers
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_owned(), v.to_owned()))
+                .collect()
+        })
+        .collect()
 }

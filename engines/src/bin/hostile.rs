@@ -158,13 +158,8 @@ fn starving_move(pos: &AnyPosition) -> Option<String> {
         .find(|text| pos.clone().play_text(text).is_err())
 }
 
-fn main() {
-    let (fault, at, mb, child, tag, threads) = parse_args();
-    if child {
-        // The forked child: holds the inherited pipes open and lives on.
-        thread::sleep(Duration::from_secs(600));
-        return;
-    }
+/// `--threads N`: idle threads for the whole process's life (a thread cap must count them).
+fn start_background_threads(threads: usize) {
     for _ in 0..threads {
         thread::spawn(|| {
             loop {
@@ -172,6 +167,25 @@ fn main() {
             }
         });
     }
+}
+
+/// `--burn`: a thread spinning for the whole process's life (the suspend_idle test).
+fn start_burning() {
+    thread::spawn(|| {
+        loop {
+            std::hint::black_box(0u64.wrapping_add(1));
+        }
+    });
+}
+
+fn main() {
+    let (fault, at, mb, child, tag, threads) = parse_args();
+    if child {
+        // The forked child: holds the inherited pipes open and lives on.
+        thread::sleep(Duration::from_secs(600));
+        return;
+    }
+    start_background_threads(threads);
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     let mut variant = GameKind::Awale;
@@ -182,11 +196,7 @@ fn main() {
     let escape = arg_value("--escape");
     let burn = std::env::args().any(|a| a == "--burn");
     if burn {
-        thread::spawn(|| {
-            loop {
-                std::hint::black_box(0u64.wrapping_add(1));
-            }
-        });
+        start_burning();
     }
     let mut cpu_at_bestmove: Option<u64> = None;
     for line in stdin.lock().lines() {
@@ -230,12 +240,7 @@ fn main() {
                     say(&mut out, &format!("info string idle_cpu_ms {idle}"));
                 }
                 if let (Some(kind), 1) = (&escape, gos) {
-                    let target = arg_value("--target").unwrap_or_default();
-                    let report = match try_escape(kind, &target, &tag) {
-                        Ok(what) => format!("ok: {what}"),
-                        Err(why) => format!("failed: {why}"),
-                    };
-                    say(&mut out, &format!("info string escape {kind} {report}"));
+                    say(&mut out, &escape_report(kind, &tag));
                 }
                 if burn {
                     // Stamped just before the answer: what follows is the opponent's time.
@@ -429,6 +434,16 @@ fn cpu_ms() -> u64 {
 }
 
 /// Tries one sandbox escape; `Ok` with what it got, `Err` with the error the OS gave.
+/// The `info string` line of one `--escape` attempt at `--target`.
+fn escape_report(kind: &str, tag: &str) -> String {
+    let target = arg_value("--target").unwrap_or_default();
+    let report = match try_escape(kind, &target, tag) {
+        Ok(what) => format!("ok: {what}"),
+        Err(why) => format!("failed: {why}"),
+    };
+    format!("info string escape {kind} {report}")
+}
+
 fn try_escape(kind: &str, target: &str, tag: &str) -> Result<String, String> {
     let error = |e: std::io::Error| e.to_string();
     match kind {
