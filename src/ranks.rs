@@ -203,23 +203,7 @@ mod tests {
     use crate::rating::{FitGame, FitOptions, fit};
 
     fn games(table: &[(usize, usize, usize, usize, usize)]) -> Vec<FitGame> {
-        let mut out = Vec::new();
-        let mut cluster = 0;
-        for &(a, b, w, d, l) in table {
-            for points in std::iter::repeat_n(1.0, w)
-                .chain(std::iter::repeat_n(0.5, d))
-                .chain(std::iter::repeat_n(0.0, l))
-            {
-                out.push(FitGame {
-                    a,
-                    b,
-                    points_a: points,
-                    cluster,
-                });
-                cluster += 1;
-            }
-        }
-        out
+        crate::rating::fit_games(table)
     }
 
     #[test]

@@ -735,6 +735,27 @@ pub fn fit(engines: usize, games: &[FitGame], options: &FitOptions) -> Fit {
     }
 }
 
+/// Test games from a table of (a, b, A's wins, draws, A's losses), each game its own cluster.
+#[cfg(test)]
+pub(crate) fn fit_games(table: &[(usize, usize, usize, usize, usize)]) -> Vec<FitGame> {
+    let mut games = Vec::new();
+    for &(a, b, w, d, l) in table {
+        for points in std::iter::repeat_n(1.0, w)
+            .chain(std::iter::repeat_n(0.5, d))
+            .chain(std::iter::repeat_n(0.0, l))
+        {
+            let cluster = games.len() as u64;
+            games.push(FitGame {
+                a,
+                b,
+                points_a: points,
+                cluster,
+            });
+        }
+    }
+    games
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -903,31 +924,14 @@ mod tests {
     /// A four-engine round robin of our own, with draws and uneven results.
     fn round_robin() -> Vec<FitGame> {
         // (a, b, wins_a, draws, losses_a)
-        let table = [
+        fit_games(&[
             (0, 1, 12, 6, 2),
             (0, 2, 9, 5, 6),
             (0, 3, 15, 3, 2),
             (1, 2, 6, 8, 6),
             (1, 3, 10, 4, 6),
             (2, 3, 11, 5, 4),
-        ];
-        let mut games = Vec::new();
-        let mut cluster = 0;
-        for (a, b, w, d, l) in table {
-            for points in std::iter::repeat_n(1.0, w)
-                .chain(std::iter::repeat_n(0.5, d))
-                .chain(std::iter::repeat_n(0.0, l))
-            {
-                games.push(FitGame {
-                    a,
-                    b,
-                    points_a: points,
-                    cluster,
-                });
-                cluster += 1;
-            }
-        }
-        games
+        ])
     }
 
     #[test]
