@@ -82,6 +82,9 @@ pub fn check(args: &CheckArgs) -> ExitCode {
             let retry = plan.config.on_engine_failure == config::OnEngineFailure::Stop;
             driver.replay(&mut prepared.schedule, &plan, retry)?;
         }
+        if let Some(roster) = &plan.roster {
+            print!("{}", roster.describe());
+        }
         let mut failed = print_engines(&plan, &prepared);
         crate::sandbox::print_check(&plan.engines);
         print_warnings(&plan, &prepared);
@@ -139,7 +142,11 @@ fn print_engines(plan: &Plan, prepared: &tournament::Prepared) -> bool {
                     .join(", ")
             ),
             Err(failure) => {
-                failed = true;
+                // A team that cannot play forfeits its games; the run goes on without it.
+                failed |= !plan
+                    .roster
+                    .as_ref()
+                    .is_some_and(|r| r.entered().contains(&e.spec.name.as_str()));
                 print!("{}", describe_failure(&e.spec.name, &how, failure));
             }
         }
@@ -412,6 +419,9 @@ fn print_estimate(plan: &Plan, prepared: &tournament::Prepared, probes: &[tourna
         lengths.join(", ")
     );
     let human = crate::report::progress::human_duration;
+    if plan.config.ladder.is_some() || plan.roster.is_some() {
+        print_class_estimate(plan, &games, parallel);
+    }
     match &plan.config.sprt {
         None => println!("estimated time: about {} ({all:.1} s) {how}", human(all)),
         Some(spec) => {
@@ -432,6 +442,29 @@ fn print_estimate(plan: &Plan, prepared: &tournament::Prepared, probes: &[tourna
             );
         }
     }
+}
+
+/// The time of the same championship with 60 teams: games × mean plies × mean time per
+/// move ÷ games at once, from the costs of this schedule's games.
+fn print_class_estimate(plan: &Plan, games: &[crate::estimate::GameCost], parallel: usize) {
+    const CLASS: u64 = 60;
+    let Some(total) = crate::class::roster::games_for(&plan.config, CLASS) else {
+        return;
+    };
+    let n = games.len().max(1) as f64;
+    let plies = games.iter().map(|g| g.plies).sum::<f64>() / n;
+    let move_s = games
+        .iter()
+        .map(|g| (g.move_s[0] + g.move_s[1]) / 2.0)
+        .sum::<f64>()
+        / n;
+    let seconds = total as f64 * plies * move_s / parallel.max(1) as f64;
+    println!(
+        "a class of {CLASS} teams with this ladder and config: {total} games × {plies:.0} plies × \
+         {:.1} ms a move ÷ {parallel} at once ≈ {} ({seconds:.0} s)",
+        move_s * 1000.0,
+        crate::report::progress::human_duration(seconds)
+    );
 }
 
 /// `arena run`.

@@ -343,6 +343,32 @@ pub struct Config {
     /// End games early by the engines' scores (see [`crate::adjudication`]); default off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adjudication: Option<crate::adjudication::Adjudication>,
+    /// A class championship: the folder of team submissions, relative to the config file;
+    /// each subfolder is a team (see [`crate::class::submissions`]). A run expands it into
+    /// `engines` (its `config.resolved.yaml` lists the teams that entered, without this key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submissions: Option<PathBuf>,
+    /// What every submission gets unless it says otherwise: `{ directions: clockwise }` for
+    /// `.so` players without a `directions` file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submissions_defaults: Option<crate::class::SubmissionsDefaults>,
+    /// Staff reference engines (names of `engines`), weakest first: every other engine (a
+    /// team) plays each rung and gets a level, the highest rung it beats (see
+    /// [`crate::class::levels`]). Sets `format: ladder` unless `format` is written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ladder: Option<Vec<String>>,
+    /// With `format: ladder`, whether the rungs also play each other once (round 1), which
+    /// places the rungs on the Elo scale by themselves; default true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ladder_calibration: Option<bool>,
+    /// Grades of levels: `{ alphabeta: A, greedy: C, random: E, none: F }` (rung name or
+    /// `none` → grade).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grades: Option<BTreeMap<String, String>>,
+    /// Teams play and are published under stable pseudonyms; the mapping and its salt stay in
+    /// `OUTPUT/pseudonyms.csv` (see [`crate::class::pseudonyms`]). Needs `submissions`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub anonymize: bool,
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
@@ -389,6 +415,9 @@ pub enum Format {
     Swiss,
     /// A seeded single-elimination bracket (see [`crate::formats::knockout`]).
     Knockout,
+    /// Every rung of `ladder` meets every other engine (the teams), which do not meet each
+    /// other; the rungs meet each other in round 1 (`ladder_calibration`).
+    Ladder,
 }
 
 impl Format {
@@ -457,6 +486,40 @@ fn resolve_library(spec: &mut EngineSpec, base: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// One engine entry checked (library, limits, program, time control) and resolved; `global`
+/// is the tournament's time control.
+///
+/// # Errors
+/// What is wrong with the entry, without its name.
+pub(crate) fn plan_engine(
+    spec: &EngineSpec,
+    base: &Path,
+    global: TimeControl,
+) -> Result<PlanEngine, String> {
+    let mut spec = spec.clone();
+    resolve_library(&mut spec, base)?;
+    if let Some(limits) = &spec.limits {
+        if limits.memory_mb == Some(0) || limits.user_processes == Some(0) {
+            return Err("limits must be at least 1 (memory_mb, user_processes)".into());
+        }
+    }
+    let program = engine::resolve_program(&spec.command, base).map_err(|e| {
+        format!(
+            "{e}{}",
+            split_command_hint(&spec.command, base).unwrap_or_default()
+        )
+    })?;
+    let time_control = match &spec.time_control {
+        Some(tc) => tc.validate().map_err(|e| format!("time_control: {e}"))?,
+        None => global,
+    };
+    Ok(PlanEngine {
+        spec,
+        program,
+        time_control,
+    })
+}
+
 /// For a `command` with spaces whose first word is a program (`node my/awale.js`), the
 /// suggestion to split it: `command` is one program, run without a shell.
 fn split_command_hint(command: &str, base: &Path) -> Option<String> {
@@ -499,6 +562,8 @@ pub struct Plan {
     pub handshake_timeout_ms: u64,
     /// Games failed in a row without a move before an engine is withdrawn (≥ 1).
     pub withdraw_after: u32,
+    /// A class championship's teams (config `submissions`), entered or not.
+    pub roster: Option<crate::class::Roster>,
 }
 
 /// Overrides from the command line.
@@ -532,7 +597,7 @@ pub fn read(path: &Path) -> Result<Config, ConfigError> {
 /// # Errors
 /// [`ConfigError`] for invalid YAML, wrong types or unknown keys, with line and column.
 pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
-    serde_yaml::from_str(text).map_err(|e| {
+    let mut config: Config = serde_yaml::from_str(text).map_err(|e| {
         let full = e.to_string();
         // serde_yaml appends " at line L column C"; the position goes first instead.
         let reason = full.split(" at line ").next().unwrap_or(&full).to_owned();
@@ -567,7 +632,20 @@ pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
             file: file.to_owned(),
             message,
         }
-    })
+    })?;
+    // A ladder grades teams against the rungs; teams meet each other only if `format` says so.
+    if config.ladder.is_some() && !has_top_level_key(text, "format") {
+        config.format = Format::Ladder;
+    }
+    Ok(config)
+}
+
+/// Whether YAML `text` (a map) has top-level `key`.
+fn has_top_level_key(text: &str, key: &str) -> bool {
+    serde_yaml::from_str::<serde_yaml::Value>(text)
+        .ok()
+        .and_then(|v| v.as_mapping().map(|m| m.contains_key(key)))
+        .unwrap_or(false)
 }
 
 /// For an invalid `sprt:` section (checked as a whole, so serde points at the document's
@@ -698,6 +776,13 @@ impl Config {
                 |s| s.to_string_lossy().into_owned(),
             )
         });
+        let settings = self.settings(overrides, &name).map_err(fail)?;
+        let global = self
+            .time_control
+            .validate()
+            .map_err(|e| fail(format!("time_control: {e}")))?;
+        let roster = crate::class::roster::expand(&mut self, file, base, &settings.output, global)
+            .map_err(fail)?;
         self.check_sizes().map_err(fail)?;
         let board_names = self.board_names().map_err(fail)?;
         // Opening suites are read and checked now, so a bad one stops the run before any game.
@@ -710,9 +795,11 @@ impl Config {
             overrides.no_sandbox,
         )
         .map_err(fail)?;
+        if let Some(roster) = &roster {
+            roster.redact_entries(&mut self);
+        }
         self.check_references(&engines).map_err(fail)?;
         crate::formats::settings::validate(&self).map_err(fail)?;
-        let settings = self.settings(overrides, &name).map_err(fail)?;
         self.check_game_count(engines.len()).map_err(fail)?;
         self.seed = Some(settings.seed);
         self.concurrency = Some(settings.concurrency);
@@ -730,6 +817,7 @@ impl Config {
             confidence: settings.confidence,
             handshake_timeout_ms: settings.handshake_timeout_ms,
             withdraw_after: settings.withdraw_after,
+            roster,
         })
     }
 
@@ -788,32 +876,7 @@ impl Config {
             if engines.iter().any(|e| e.spec.name == spec.name) {
                 return Err(format!("{label}: the name `{}` is used twice", spec.name));
             }
-            let mut spec = spec.clone();
-            resolve_library(&mut spec, base).map_err(|e| format!("{label}: {e}"))?;
-            if let Some(limits) = &spec.limits {
-                if limits.memory_mb == Some(0) || limits.user_processes == Some(0) {
-                    return Err(format!(
-                        "{label}: limits must be at least 1 (memory_mb, user_processes)"
-                    ));
-                }
-            }
-            let program = engine::resolve_program(&spec.command, base).map_err(|e| {
-                format!(
-                    "{label}: {e}{}",
-                    split_command_hint(&spec.command, base).unwrap_or_default()
-                )
-            })?;
-            let time_control = match &spec.time_control {
-                Some(tc) => tc
-                    .validate()
-                    .map_err(|e| format!("{label}: time_control: {e}"))?,
-                None => global,
-            };
-            engines.push(PlanEngine {
-                spec,
-                program,
-                time_control,
-            });
+            engines.push(plan_engine(spec, base, global).map_err(|e| format!("{label}: {e}"))?);
         }
         Ok(engines)
     }
@@ -846,7 +909,7 @@ impl Config {
             (Format::Gauntlet, None) => {
                 return Err("format gauntlet needs gauntlet_engine".into());
             }
-            (Format::RoundRobin | Format::Swiss | Format::Knockout, Some(_)) => {
+            (Format::RoundRobin | Format::Swiss | Format::Knockout | Format::Ladder, Some(_)) => {
                 return Err("gauntlet_engine is only used with format: gauntlet".into());
             }
             _ => {}
@@ -855,7 +918,7 @@ impl Config {
             let pairs = match self.format {
                 Format::RoundRobin => engines.len() * (engines.len() - 1) / 2,
                 Format::Gauntlet => engines.len() - 1,
-                Format::Swiss | Format::Knockout => {
+                Format::Swiss | Format::Knockout | Format::Ladder => {
                     return Err(format!(
                         "sprt: not with format: {} (use round_robin with two engines)",
                         crate::formats::settings::format_name(self.format)
@@ -928,6 +991,12 @@ impl Config {
             Format::RoundRobin => n * (n - 1) * u64::from(self.rounds) * self.boards.len() as u64,
             Format::Gauntlet => 2 * (n - 1) * u64::from(self.rounds) * self.boards.len() as u64,
             Format::Swiss | Format::Knockout => crate::formats::settings::max_games(self, engines),
+            Format::Ladder => {
+                let rungs = self.ladder.as_ref().map_or(0, Vec::len) as u64;
+                let teams = n.saturating_sub(rungs);
+                2 * (rungs * teams * u64::from(self.rounds) + rungs * rungs.saturating_sub(1) / 2)
+                    * self.boards.len() as u64
+            }
         };
         if games > MAX_GAMES {
             return Err(format!(

@@ -12,6 +12,7 @@
 //! exactly as the new schedule would play it; only ids may move, and a resumed run maps its
 //! rows to the new schedule by [`Fixture::key`]. Nothing here depends on threads.
 
+use crate::config::{Config, Format};
 use crate::games::{AnyPosition, BoardSpec, BySide, GameKind, SpecError};
 use crate::openings::Picker;
 use crate::seed;
@@ -148,8 +149,75 @@ pub fn engine_seed(master_seed: u64, board: &str, round: u32, first: &str, secon
     ) >> 1
 }
 
-/// Expands the schedule: `rounds` rounds from `master_seed`; `hub` restricts pairs to those
-/// including that engine (a gauntlet).
+/// Which engine pairs meet in a schedule fixed up front.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pairing {
+    /// Every pair (a round robin).
+    All,
+    /// Only the pairs of this engine (a gauntlet's `gauntlet_engine`).
+    Hub(usize),
+    /// A ladder: each rung (engine index) meets every other engine each round; two rungs meet
+    /// in round 1 only, and only with `calibration`; two non-rungs never meet.
+    Ladder {
+        /// The rungs' engine indices.
+        rungs: Vec<usize>,
+        /// Whether the rungs play each other (once).
+        calibration: bool,
+    },
+}
+
+impl Pairing {
+    /// The pairing of `config` for its engines named `names` (config order).
+    ///
+    /// # Errors
+    /// For a Swiss or knockout (paired round by round, not up front), or when
+    /// `gauntlet_engine` or a rung of `ladder` names no engine.
+    pub fn of(config: &Config, names: &[String]) -> Result<Pairing, String> {
+        let index = |key: &str, name: &String| {
+            names
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| format!("{key}: no engine is called `{name}`"))
+        };
+        match config.format {
+            Format::RoundRobin => Ok(Pairing::All),
+            Format::Gauntlet => match &config.gauntlet_engine {
+                Some(hub) => index("gauntlet_engine", hub).map(Pairing::Hub),
+                None => Err("format gauntlet needs gauntlet_engine".into()),
+            },
+            Format::Ladder => Ok(Pairing::Ladder {
+                rungs: config
+                    .ladder
+                    .iter()
+                    .flatten()
+                    .map(|rung| index("ladder", rung))
+                    .collect::<Result<_, _>>()?,
+                calibration: config.ladder_calibration.unwrap_or(true),
+            }),
+            Format::Swiss | Format::Knockout => {
+                Err("a Swiss or knockout is paired round by round, not scheduled up front".into())
+            }
+        }
+    }
+
+    /// Whether engines `a` and `b` meet in `round` (1-based).
+    pub fn meets(&self, a: usize, b: usize, round: u32) -> bool {
+        match self {
+            Pairing::All => true,
+            Pairing::Hub(h) => a == *h || b == *h,
+            Pairing::Ladder { rungs, calibration } => {
+                match (rungs.contains(&a), rungs.contains(&b)) {
+                    (true, true) => *calibration && round == 1,
+                    (false, false) => false,
+                    _ => true,
+                }
+            }
+        }
+    }
+}
+
+/// Expands the schedule: `rounds` rounds from `master_seed`, the pairs that `pairing` lets
+/// meet.
 ///
 /// # Errors
 /// [`SpecError`] when a board cannot produce a start position.
@@ -157,7 +225,7 @@ pub fn build(
     entrants: &Entrants<'_>,
     rounds: u32,
     master_seed: u64,
-    hub: Option<usize>,
+    pairing: &Pairing,
 ) -> Result<Schedule, SpecError> {
     let Entrants {
         boards,
@@ -176,7 +244,7 @@ pub fn build(
                 .collect();
             for (k, &a) in entrants.iter().enumerate() {
                 for &c in &entrants[k + 1..] {
-                    if hub.is_some_and(|h| a != h && c != h) {
+                    if !pairing.meets(a, c, round) {
                         continue;
                     }
                     for leg in 0..2u8 {
@@ -233,7 +301,7 @@ mod tests {
         boards: &[BoardSpec],
         plays: &[Vec<GameKind>],
         rounds: u32,
-        hub: Option<usize>,
+        pairing: &Pairing,
     ) -> Schedule {
         build(
             &Entrants {
@@ -244,7 +312,7 @@ mod tests {
             },
             rounds,
             42,
-            hub,
+            pairing,
         )
         .unwrap()
     }
@@ -256,7 +324,7 @@ mod tests {
             GameKind::ALL.to_vec(),
             vec![GameKind::SevenColors],
         ];
-        let s = schedule(&boards(), &plays, 2, None);
+        let s = schedule(&boards(), &plays, 2, &Pairing::All);
         // Awale: engines 0,1 only: 1 pair x 2 rounds x 2 legs. Seven Colors: 3 pairs x 2 x 2.
         assert_eq!(s.fixtures.len(), 4 + 12);
         for legs in s.fixtures.chunks(2) {
@@ -273,7 +341,7 @@ mod tests {
             s.starts[0][1].fen(),
             "rounds get new openings"
         );
-        let again = schedule(&boards(), &plays, 2, None);
+        let again = schedule(&boards(), &plays, 2, &Pairing::All);
         assert_eq!(s.fixtures, again.fixtures);
         assert_eq!(s.starts[1][1].fen(), again.starts[1][1].fen());
         assert!(s.fixtures.iter().all(|f| f.engine_seed < 1 << 63));
@@ -291,13 +359,13 @@ mod tests {
     #[test]
     fn extending_a_tournament_keeps_every_game_it_had() {
         let plays = vec![GameKind::ALL.to_vec(); 3];
-        let base = schedule(&boards()[..1], &plays[..2], 2, None);
+        let base = schedule(&boards()[..1], &plays[..2], 2, &Pairing::All);
         let old = games(&base, 2);
         // More rounds only append: same ids too.
-        let longer = schedule(&boards()[..1], &plays[..2], 5, None);
+        let longer = schedule(&boards()[..1], &plays[..2], 5, &Pairing::All);
         assert_eq!(longer.fixtures[..base.fixtures.len()], base.fixtures[..]);
         // Another board and another engine: every old game is still there, identical.
-        let wider = schedule(&boards(), &plays, 2, None);
+        let wider = schedule(&boards(), &plays, 2, &Pairing::All);
         let new = games(&wider, 3);
         assert!(new.len() > old.len());
         for (key, game) in &old {
@@ -308,12 +376,34 @@ mod tests {
     #[test]
     fn gauntlet_keeps_only_the_hub_s_pairs() {
         let plays = vec![GameKind::ALL.to_vec(); 4];
-        let s = schedule(&boards()[1..], &plays, 1, Some(2));
+        let s = schedule(&boards()[1..], &plays, 1, &Pairing::Hub(2));
         assert_eq!(s.fixtures.len(), 3 * 2);
         assert!(
             s.fixtures
                 .iter()
                 .all(|f| f.players.first == 2 || f.players.second == 2)
         );
+    }
+
+    #[test]
+    fn a_ladder_pairs_rungs_with_teams_and_rungs_once() {
+        // Engines 0 and 1 are rungs, 2..5 teams, on one board over 3 rounds.
+        let plays = vec![GameKind::ALL.to_vec(); 5];
+        let ladder = |calibration| Pairing::Ladder {
+            rungs: vec![0, 1],
+            calibration,
+        };
+        let s = schedule(&boards()[1..], &plays, 3, &ladder(true));
+        // Rung × team: 2 × 3 pairs × 3 rounds; rung × rung: 1 pair in round 1; 2 legs each.
+        assert_eq!(s.fixtures.len(), (2 * 3 * 3 + 1) * 2);
+        for f in &s.fixtures {
+            let (a, b) = (f.players.first, f.players.second);
+            assert!(a < 2 || b < 2, "two teams never meet: {f:?}");
+            if a < 2 && b < 2 {
+                assert_eq!(f.round, 1, "rungs meet once");
+            }
+        }
+        let without = schedule(&boards()[1..], &plays, 3, &ladder(false));
+        assert_eq!(without.fixtures.len(), 2 * 3 * 3 * 2);
     }
 }

@@ -307,7 +307,7 @@ proptest! {
                         },
                         plan.config.rounds,
                         plan.seed,
-                        None,
+                        &arena::schedule::Pairing::All,
                     )
                 });
                 prop_assert!(bytes < 256 << 20, "{bytes} bytes to schedule {config}");

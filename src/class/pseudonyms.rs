@@ -131,6 +131,36 @@ pub fn write(dir: &Path, salt: &[u8; 32], map: &BTreeMap<String, String>) -> Res
     fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// `text` with every real team name of `map` (team → pseudonym) replaced by its pseudonym,
+/// where it stands as a whole name (not inside a longer name: `team-a` is not replaced in
+/// `team-ab`). Applied to what engines print (a crash's last stderr lines, which often
+/// quote a submission's path) before it reaches a public file.
+pub fn redact(text: &str, map: &BTreeMap<String, String>) -> String {
+    let part_of_name = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    let mut out = text.to_owned();
+    // Longest first, so `team-ab` is replaced before `team-a` could match inside it.
+    let mut teams: Vec<(&String, &String)> = map.iter().filter(|(t, _)| !t.is_empty()).collect();
+    teams.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
+    for (team, pseudonym) in teams {
+        let mut result = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(at) = rest.find(team.as_str()) {
+            let before = rest[..at].chars().next_back();
+            let after = rest[at + team.len()..].chars().next();
+            result.push_str(&rest[..at]);
+            if before.is_some_and(part_of_name) || after.is_some_and(part_of_name) {
+                result.push_str(team);
+            } else {
+                result.push_str(pseudonym);
+            }
+            rest = &rest[at + team.len()..];
+        }
+        result.push_str(rest);
+        out = result;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,5 +196,19 @@ mod tests {
         assert_eq!(read_salt(dir.path()), Ok(Some(salt)));
         fs::write(dir.path().join(FILE), "team,pseudonym\n").unwrap();
         assert!(read_salt(dir.path()).is_err());
+    }
+
+    #[test]
+    fn redaction_replaces_whole_team_names_only() {
+        let map: BTreeMap<String, String> =
+            [("team-a", "noble-ocelot-55"), ("team-ab", "calm-yak-02")]
+                .map(|(a, b)| (a.to_owned(), b.to_owned()))
+                .into();
+        let text = "File \"/srv/subs/team-a/engine.py\", line 3 (team-ab, not xteam-a); team-a.";
+        assert_eq!(
+            redact(text, &map),
+            "File \"/srv/subs/noble-ocelot-55/engine.py\", line 3 (calm-yak-02, not xteam-a); noble-ocelot-55."
+        );
+        assert_eq!(redact("nothing here", &map), "nothing here");
     }
 }

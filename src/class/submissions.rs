@@ -50,9 +50,11 @@ impl fmt::Display for Kind {
 }
 
 /// What the config says about every submission (`submissions_defaults`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Defaults {
     /// The `dir.h` convention of `.so` players without a `directions` file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub directions: Option<Directions>,
 }
 
@@ -214,8 +216,13 @@ fn read_submission(
             return Ok((kind, s));
         }
     }
+    // A `.gitkeep` alone still leaves the folder empty of any submission.
     let empty = fs::read_dir(dir)
-        .map(|mut e| e.next().is_none())
+        .map(|entries| {
+            entries
+                .flatten()
+                .all(|e| e.file_name().to_string_lossy().starts_with('.'))
+        })
         .unwrap_or(true);
     Err(if empty {
         format!("{}: the folder is empty", dir.display())

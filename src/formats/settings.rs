@@ -53,7 +53,7 @@ impl Paired {
             Format::Knockout => Kind::Knockout {
                 tiebreak_pairs: config.tiebreak_pairs.unwrap_or(TIEBREAK_PAIRS),
             },
-            Format::RoundRobin | Format::Gauntlet => return None,
+            Format::RoundRobin | Format::Gauntlet | Format::Ladder => return None,
         };
         let mut seeds: Vec<usize> = (0..config.engines.len()).collect();
         // A stable sort: equal ratings (or none) keep the config order.
@@ -90,6 +90,7 @@ pub fn format_name(format: Format) -> &'static str {
         Format::Gauntlet => "gauntlet",
         Format::Swiss => "swiss",
         Format::Knockout => "knockout",
+        Format::Ladder => "ladder",
     }
 }
 
@@ -105,7 +106,7 @@ pub fn max_games(config: &Config, engines: usize) -> u64 {
             let t = u64::from(config.tiebreak_pairs.unwrap_or(TIEBREAK_PAIRS));
             n.saturating_sub(1) * 2 * (k + t)
         }
-        Format::RoundRobin | Format::Gauntlet => 0,
+        Format::RoundRobin | Format::Gauntlet | Format::Ladder => 0,
     }
 }
 

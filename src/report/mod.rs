@@ -11,7 +11,8 @@ pub mod sprt;
 pub mod summary;
 pub mod xlsx;
 
-/// Writes `report.html` and `results.xlsx` into `dir` (after a run, after an interrupt, or for
+/// Writes `report.html`, `results.xlsx` and, for a class championship (a `teams.csv`), the
+/// completed `teams.csv` and the team pages into `dir` (after a run, after an interrupt, or for
 /// `arena report`); returns what the page holds.
 ///
 /// # Errors
@@ -24,6 +25,10 @@ pub fn write_visual(
     games: html::Games,
 ) -> Result<html::Written, String> {
     let options = html::Options { games, level };
+    // teams.csv is completed first: report.html's teams section reads it.
+    if let Some((keys, teams)) = crate::class::outputs::complete(dir, records, table)? {
+        html::team::write_all(dir, &keys, &teams, records, table, &options)?;
+    }
     let written = html::write(dir, records, table, &options).map_err(|e| e.to_string())?;
     xlsx::write(dir, records, table).map_err(|e| e.to_string())?;
     Ok(written)

@@ -29,7 +29,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::config::{self, Format, Plan};
+use crate::config::{self, Plan};
 use crate::engine::{self, Engine, Identity, Launch};
 use crate::games::GameKind;
 use crate::protocol;
@@ -244,15 +244,9 @@ fn check_options(
     Ok(())
 }
 
-pub(crate) fn hub(plan: &Plan) -> Option<usize> {
-    match plan.config.format {
-        Format::Gauntlet => plan
-            .config
-            .gauntlet_engine
-            .as_ref()
-            .and_then(|g| plan.engines.iter().position(|e| &e.spec.name == g)),
-        Format::RoundRobin | Format::Swiss | Format::Knockout => None,
-    }
+/// Which pairs meet in `plan`'s schedule (not a Swiss or knockout, which pair round by round).
+pub(crate) fn pairing(plan: &Plan) -> Result<schedule::Pairing, String> {
+    schedule::Pairing::of(&plan.config, &engine_names(plan))
 }
 
 /// The engine names in config order.
@@ -336,7 +330,8 @@ pub fn prepare(
         },
         plan.config.rounds,
         plan.seed,
-        hub(plan),
+        &pairing(plan)
+            .map_err(|e| Stop::new(BAD_CONFIG, format!("{}: {e}", plan.file.display())))?,
     )
     .map_err(|e| Stop::new(BAD_CONFIG, format!("{}: {e}", plan.file.display())))?;
     Ok(Prepared {

@@ -41,6 +41,8 @@ pub(super) struct Recorder {
     pending_plies: HashMap<u64, Vec<PlyInfo>>,
     /// The first game of each kind, to mark repeats as games finish.
     repeats: repeats::Index,
+    /// With `anonymize`: real team name → pseudonym, redacted from what engines print.
+    redactions: Option<std::collections::BTreeMap<String, String>>,
 }
 
 impl Recorder {
@@ -77,7 +79,15 @@ impl Recorder {
             games,
             moves,
             pending_plies: HashMap::new(),
+            redactions: None,
         })
+    }
+
+    /// Redacts real team names (team → pseudonym) from every game's `detail` from now on:
+    /// a crash's stderr lines may quote a submission's path, and games.csv is public.
+    pub fn redacting(mut self, map: std::collections::BTreeMap<String, String>) -> Recorder {
+        self.redactions = Some(map);
+        self
     }
 
     /// Handles one event of the pool. `no_new_games` is raised when the SPRT decides,
@@ -108,6 +118,9 @@ impl Recorder {
 
     /// A finished game: SPRT, moves.csv, games.csv, progress.
     fn finished(&mut self, mut record: GameRecord, cancel: &AtomicBool, no_new_games: &AtomicBool) {
+        if let Some(map) = &self.redactions {
+            record.detail = crate::class::pseudonyms::redact(&record.detail, map);
+        }
         // Before the SPRT, which counts a repeated game pair once.
         self.repeats.observe(&self.records, &mut record);
         if let Some(s) = &mut self.sprt {

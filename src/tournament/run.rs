@@ -37,6 +37,7 @@ use super::{
 pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     refuse_sharded_sprt(&plan, options)?;
     rounds::refuse_shard(&plan, options)?;
+    refuse_unshared_salt(&plan, options)?;
     // Bound before the lock creates the output directory: a bad address leaves nothing.
     let _server = serve(&plan, options)?;
     let _lock = lock::acquire(&plan.output)?;
@@ -69,6 +70,9 @@ pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         sprt,
         progress,
     )?;
+    if let Some(roster) = plan.roster.as_ref().filter(|r| r.salt.is_some()) {
+        recorder = recorder.redacting(roster.pseudonyms.clone());
+    }
     let feed = Arc::new(Feed::new(total, recorder.records.len() as u64));
     let played = play(
         &plan,
@@ -111,6 +115,27 @@ struct Finished {
     visual_notes: Vec<String>,
 }
 
+/// Shards of an anonymized championship must share the pseudonyms' salt, so a shard that
+/// would draw its own is refused (`arena slurm` gives every shard the tournament's).
+fn refuse_unshared_salt(plan: &Plan, options: &RunOptions) -> Result<(), Stop> {
+    let new_salt = plan
+        .roster
+        .as_ref()
+        .is_some_and(|r| r.salt.is_some_and(|(_, new)| new));
+    match options.shard {
+        Some(shard) if new_salt => Err(Stop::new(
+            BAD_CONFIG,
+            format!(
+                "{}: `anonymize` with --shard {shard}: every shard must use the same pseudonyms,                  but {} has no {}; copy it there from the first shard's (or an earlier run's)                  output directory, or run the shards with `arena slurm`, which does",
+                plan.file.display(),
+                plan.output.display(),
+                crate::class::pseudonyms::FILE
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// `sprt` ends a whole run early, which shards on separate machines cannot do.
 fn refuse_sharded_sprt(plan: &Plan, options: &RunOptions) -> Result<(), Stop> {
     match (options.shard, &plan.config.sprt) {
@@ -149,11 +174,14 @@ fn previous_state(plan: &Plan, force: bool) -> Result<Previous, Stop> {
             rounds::SWISS,
             rounds::SWISS_STANDINGS,
             rounds::KNOCKOUT,
+            crate::class::outputs::FILE,
         ] {
             let _ = fs::remove_file(out.join(name));
         }
-        // Old stderr logs and transcripts would mix with the new run's.
+        // Old stderr logs and transcripts would mix with the new run's. pseudonyms.csv stays:
+        // its salt keeps every team's pseudonym from run to run.
         let _ = fs::remove_dir_all(out.join("logs"));
+        let _ = fs::remove_dir_all(out.join(crate::class::outputs::PAGES));
         return Ok(Previous::default());
     }
     Ok(Previous::read(out))
@@ -481,6 +509,7 @@ fn record_run_identity(plan: &Plan, prepared: &Prepared, options: &RunOptions) -
         resume::PLAYS,
         serde_yaml::to_string(&known).unwrap_or_default(),
     )?;
+    crate::class::outputs::write_initial(plan).map_err(|e| Stop::new(FAILED, e))?;
     shard::record(out, options.shard).map_err(|e| {
         Stop::new(
             FAILED,
@@ -771,7 +800,7 @@ mod tests {
             engine_names: &engine_names,
             plays: &plays,
         };
-        schedule::build(&entrants, rounds, 3, None).unwrap()
+        schedule::build(&entrants, rounds, 3, &schedule::Pairing::All).unwrap()
     }
 
     fn record_of(f: &Fixture) -> GameRecord {

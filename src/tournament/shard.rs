@@ -248,7 +248,11 @@ mod tests {
             },
             rounds,
             7,
-            gauntlet.then_some(0),
+            &if gauntlet {
+                schedule::Pairing::Hub(0)
+            } else {
+                schedule::Pairing::All
+            },
         )
         .unwrap()
     }

@@ -142,6 +142,26 @@ pub fn scripts(
     (shards, merge)
 }
 
+/// With `anonymize`, the pseudonyms' salt written into the tournament's output directory and
+/// each shard's (`out/shard-K`), so every shard names the teams alike.
+fn share_salt(plan: &Plan, out: &Path, shards: u32) -> Result<(), Stop> {
+    let Some(roster) = &plan.roster else {
+        return Ok(());
+    };
+    let Some((salt, _)) = roster.salt else {
+        return Ok(());
+    };
+    let dirs =
+        std::iter::once(out.to_owned()).chain((0..shards).map(|k| out.join(format!("shard-{k}"))));
+    for dir in dirs {
+        fs::create_dir_all(&dir)
+            .map_err(|e| Stop::new(FAILED, format!("{}: cannot create: {e}", dir.display())))?;
+        crate::class::pseudonyms::write(&dir, &salt, &roster.pseudonyms)
+            .map_err(|e| Stop::new(FAILED, e))?;
+    }
+    Ok(())
+}
+
 /// The job id in `sbatch --parsable`'s output: `ID` or `ID;CLUSTER`.
 pub fn parse_job_id(stdout: &str) -> Option<u64> {
     stdout
@@ -216,8 +236,13 @@ fn most_game_pairs(plan: &Plan) -> Option<u64> {
         engine_names: &names,
         plays: &plays,
     };
-    let schedule =
-        schedule::build(&entrants, plan.config.rounds, plan.seed, super::hub(plan)).ok()?;
+    let schedule = schedule::build(
+        &entrants,
+        plan.config.rounds,
+        plan.seed,
+        &super::pairing(plan).ok()?,
+    )
+    .ok()?;
     let pairs: std::collections::BTreeSet<u64> = schedule.fixtures.iter().map(|f| f.pair).collect();
     Some(pairs.len() as u64)
 }
@@ -274,6 +299,7 @@ pub fn slurm(plan: &Plan, options: &SlurmOptions) -> Result<u8, Stop> {
             format!("{}: cannot create: {e}", slurm_dir.display()),
         )
     })?;
+    share_salt(plan, &out, options.shards)?;
     let (shards_text, merge_text) = scripts(plan, options, &arena, &config, &cwd, &out);
     let paths = Scripts {
         shards: slurm_dir.join("shards.sbatch"),

@@ -16,6 +16,7 @@ mod bracket;
 pub mod charts;
 pub mod inputs;
 pub mod tables;
+pub mod team;
 pub mod viewer;
 
 use std::fmt::Write as _;
@@ -110,12 +111,16 @@ fn flow(value: &serde_yaml::Value) -> String {
 
 /// Top-level keys of `config.resolved.yaml` shown in the config table, in this order (the
 /// boards and engines get their own lists). Keys at their default are absent from the file.
-const CONFIG_KEYS: [&str; 17] = [
+const CONFIG_KEYS: [&str; 21] = [
     "name",
     "seed",
     "rounds",
     "format",
     "gauntlet_engine",
+    "ladder",
+    "ladder_calibration",
+    "grades",
+    "anonymize",
     "time_control",
     "sprt",
     "adjudication",
@@ -133,7 +138,10 @@ const CONFIG_KEYS: [&str; 17] = [
 /// The config summary from `config.resolved.yaml`: the run's settings ([`CONFIG_KEYS`]), the
 /// boards (with their `openings` suite when they have one) and the engines with what runs
 /// them: command and arguments, or a library's `.so` path and its `directions`.
-fn config_summary(config: Option<&serde_yaml::Value>) -> String {
+fn config_summary(
+    config: Option<&serde_yaml::Value>,
+    teams: Option<&[crate::class::outputs::TeamRow]>,
+) -> String {
     let Some(config) = config else {
         return "<p class=\"note\">No config.resolved.yaml in this directory: the summary is \
                 left out.</p>"
@@ -167,7 +175,12 @@ fn config_summary(config: Option<&serde_yaml::Value>) -> String {
             "<h3>Engines</h3><table class=\"engines\"><thead><tr><th>name</th><th>command</th>\
              <th>options</th><th>games</th><th>time control</th></tr></thead><tbody>",
         );
-        for e in engines {
+        // A team's entry names its submission's path: the teams section lists teams.
+        let is_team = |e: &serde_yaml::Value| {
+            let name = e.get("name").and_then(serde_yaml::Value::as_str);
+            teams.is_some_and(|t| t.iter().any(|t| Some(t.name.as_str()) == name))
+        };
+        for e in engines.iter().filter(|e| !is_team(e)) {
             let field = |k: &str| e.get(k).filter(|v| !v.is_null()).map(flow);
             let _ = write!(
                 out,
@@ -180,6 +193,13 @@ fn config_summary(config: Option<&serde_yaml::Value>) -> String {
             );
         }
         out.push_str("</tbody></table>");
+        if let Some(teams) = teams {
+            let entered = teams.iter().filter(|t| t.entered()).count();
+            let _ = write!(
+                out,
+                "<p class=\"note\">And {entered} teams (see <a href=\"#teams\">Teams</a>).</p>"
+            );
+        }
     }
     out
 }
@@ -222,6 +242,11 @@ pub fn render(
 ) -> Result<(String, Written), FileError> {
     let config = inputs::config(dir)?;
     let sprt = inputs::sprt(dir)?;
+    let teams = crate::class::outputs::read(dir).map_err(|message| FileError {
+        path: dir.join(crate::class::outputs::FILE),
+        message,
+    })?;
+    let keys = crate::class::outputs::ClassKeys::of(config.as_ref());
     let chosen = viewer::sample(records, options.games);
     let keep = chosen.iter().map(|&i| records[i].game_id).collect();
     let moves = inputs::moves(dir, &keep)?;
@@ -231,13 +256,17 @@ pub fn render(
         &title(dir, config.as_ref()),
         records.len(),
         sprt.is_some(),
+        teams.is_some(),
     ));
     let _ = write!(
         page,
         "<section id=\"config\"><h2>Config</h2>{}</section>",
-        config_summary(config.as_ref())
+        config_summary(config.as_ref(), teams.as_deref())
     );
     page.push_str(&standings_section(standings, options.level));
+    if let Some(teams) = &teams {
+        page.push_str(&team::section(&keys, teams, standings));
+    }
     page.push_str(&result_sections(
         records,
         standings,
@@ -279,18 +308,23 @@ fn title(dir: &Path, config: Option<&serde_yaml::Value>) -> String {
 
 /// From `<!DOCTYPE html>` to the end of the header: title, inline CSS, the game count and the
 /// navigation (with an SPRT link when the run has a trace).
-fn head(title: &str, games: usize, sprt: bool) -> String {
+fn head(title: &str, games: usize, sprt: bool, teams: bool) -> String {
     format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{t} – arena report</title><style>{CSS}</style></head><body>\
          <header><h1>{t}</h1><p class=\"note\">{games} games; written by arena {} from games.csv. \
          Everything is in this one file: it opens offline.</p><nav>\
-         <a href=\"#config\">config</a> <a href=\"#standings\">standings</a> \
+         <a href=\"#config\">config</a> <a href=\"#standings\">standings</a> {}\
          <a href=\"#crosstable\">crosstable</a> <a href=\"#boards\">boards</a> \
          <a href=\"#terminations\">terminations</a> <a href=\"#time\">time</a> {}\
          <a href=\"#list\">games</a> <a href=\"#viewer\">viewer</a></nav></header>",
         env!("CARGO_PKG_VERSION"),
+        if teams {
+            "<a href=\"#teams\">teams</a> "
+        } else {
+            ""
+        },
         if sprt {
             "<a href=\"#sprt\">SPRT</a> "
         } else {

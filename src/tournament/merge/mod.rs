@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use serde_yaml::Value;
 
-use crate::config::{Config, Format};
+use crate::config::Config;
 use crate::games::GameKind;
 use crate::record::GameRecord;
 use crate::report::{files, summary};
@@ -186,18 +186,12 @@ fn schedule_of(config: &Config, plays: &Plays) -> Result<Schedule, String> {
                 .unwrap_or_else(|| GameKind::ALL.to_vec())
         })
         .collect();
-    let hub = match config.format {
-        Format::Gauntlet => config
-            .gauntlet_engine
-            .as_ref()
-            .and_then(|g| engine_names.iter().position(|n| n == g)),
-        Format::RoundRobin => None,
-        Format::Swiss | Format::Knockout => {
-            return Err(
-                "a Swiss or knockout is never played in shards (each round is paired from the last), so there is nothing to merge".into(),
-            );
-        }
-    };
+    if config.format.pairs_by_results() {
+        return Err(
+            "a Swiss or knockout is never played in shards (each round is paired from the last), so there is nothing to merge".into(),
+        );
+    }
+    let pairing = schedule::Pairing::of(config, &engine_names)?;
     schedule::build(
         &Entrants {
             boards: &config.boards,
@@ -207,7 +201,7 @@ fn schedule_of(config: &Config, plays: &Plays) -> Result<Schedule, String> {
         },
         config.rounds,
         config.seed.unwrap_or_default(),
-        hub,
+        &pairing,
     )
     .map_err(|e| e.to_string())
 }
@@ -676,6 +670,7 @@ fn write_merged(out: &Path, shards: &[ShardDir]) -> Result<Written, Stop> {
             serde_yaml::to_string(&BTreeMap::from([("shards", dirs)])).unwrap_or_default()
         ),
     )?;
+    copy_class_files(out, shards)?;
     let mut records: Vec<GameRecord> = shards.iter().flat_map(|s| s.records.clone()).collect();
     // A game may repeat one of another shard.
     crate::repeats::mark(&mut records);
@@ -696,6 +691,46 @@ fn write_merged(out: &Path, shards: &[ShardDir]) -> Result<Written, Stop> {
     let engine_rows = crate::report::engines::compute(&records, &context.engines, &totals);
     crate::report::engines::write(out, &engine_rows).map_err(|e| Stop::new(FAILED, e))?;
     Ok((table, records, visual))
+}
+
+/// A class championship's `teams.csv` and `pseudonyms.csv`, which every shard wrote alike
+/// (same submissions, same salt), taken from the first shard; refused when the shards entered
+/// different teams or named them differently. Status, level and grade are recomputed from
+/// the merged games.
+fn copy_class_files(out: &Path, shards: &[ShardDir]) -> Result<(), Stop> {
+    use crate::class::{outputs, pseudonyms};
+    let fail = |e: String| Stop::new(FAILED, e);
+    let mut rosters = Vec::new();
+    for s in shards {
+        let rows = outputs::read(&s.dir).map_err(fail)?;
+        let salt = pseudonyms::read_salt(&s.dir).map_err(fail)?;
+        let teams = rows.map(|rows| {
+            rows.into_iter()
+                .map(|r| (r.entered(), r.team, r.name, r.submission, r.kind, r.command))
+                .collect::<Vec<_>>()
+        });
+        rosters.push((teams, salt));
+    }
+    if let Some(k) = rosters.iter().position(|r| *r != rosters[0]) {
+        return Err(Stop::new(
+            FAILED,
+            format!(
+                "{} and {} hold different teams or pseudonyms ({}, {}): the shards are not of one championship",
+                shards[0].dir.display(),
+                shards[k].dir.display(),
+                outputs::FILE,
+                pseudonyms::FILE
+            ),
+        ));
+    }
+    for name in [outputs::FILE, pseudonyms::FILE] {
+        let from = shards[0].dir.join(name);
+        if from.exists() {
+            fs::copy(&from, out.join(name))
+                .map_err(|e| fail(format!("{}: {e}", out.join(name).display())))?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
