@@ -11,34 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use arena::record::{GameRecord, Termination};
+use util::compile_player as compile;
 use util::{Dir, arena, engine, read_games};
-
-/// Compiles `tests/players/<source>.c` into `<dir>/<name>.so` with the given dir.h version.
-fn compile(dir: &Path, name: &str, source: &str, directions: &str, with_gsl: bool) -> PathBuf {
-    let players = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/players");
-    let out = dir.join(format!("{name}.so"));
-    let mut gcc = Command::new("gcc");
-    gcc.args(["-std=gnu99", "-O1", "-Wall", "-Werror", "-shared", "-fPIC"])
-        .arg(format!("-I{}", players.display()))
-        .arg(format!(
-            "-I{}",
-            players.join(format!("dir-{directions}")).display()
-        ))
-        .arg("-o")
-        .arg(&out)
-        .arg(players.join(format!("{source}.c")));
-    if with_gsl {
-        gcc.args(["-lgsl", "-lgslcblas"]);
-    }
-    let status = gcc.status().unwrap_or_else(|e| {
-        panic!("cannot run gcc ({e}): install gcc and libgsl-dev (.ci/run does)")
-    });
-    assert!(
-        status.success(),
-        "gcc failed on {source}.c: are GSL's headers there? (apt-get install libgsl-dev; .ci/run does)"
-    );
-    out
-}
 
 /// Processes whose command line contains `tag`.
 fn survivors(tag: &str) -> Vec<u32> {

@@ -147,3 +147,37 @@ pub fn csv_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
         })
         .collect()
 }
+
+/// Compiles `tests/players/<source>.c` into `<dir>/<name>.so`, a course player library, with
+/// the given dir.h version (`clockwise` or `west3`), linked with GSL when asked.
+pub fn compile_player(
+    dir: &Path,
+    name: &str,
+    source: &str,
+    directions: &str,
+    with_gsl: bool,
+) -> PathBuf {
+    let players = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/players");
+    let out = dir.join(format!("{name}.so"));
+    let mut gcc = std::process::Command::new("gcc");
+    gcc.args(["-std=gnu99", "-O1", "-Wall", "-Werror", "-shared", "-fPIC"])
+        .arg(format!("-I{}", players.display()))
+        .arg(format!(
+            "-I{}",
+            players.join(format!("dir-{directions}")).display()
+        ))
+        .arg("-o")
+        .arg(&out)
+        .arg(players.join(format!("{source}.c")));
+    if with_gsl {
+        gcc.args(["-lgsl", "-lgslcblas"]);
+    }
+    let status = gcc.status().unwrap_or_else(|e| {
+        panic!("cannot run gcc ({e}): install gcc and libgsl-dev (scripts/test.sh does)")
+    });
+    assert!(
+        status.success(),
+        "gcc failed on {source}.c: are GSL's headers there? (apt-get install libgsl-dev; scripts/test.sh does)"
+    );
+    out
+}
