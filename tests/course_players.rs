@@ -7,7 +7,6 @@ mod util;
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use arena::record::{GameRecord, Termination};
