@@ -97,8 +97,13 @@ impl Roster {
             self.teams.len(),
             self.entered().len()
         );
+        // A salt not yet kept would give other pseudonyms at the run: none are shown.
+        let drawn = self.salt.is_some_and(|(_, new)| new);
+        if drawn {
+            out.push_str("pseudonyms: drawn at the first run and kept in its pseudonyms.csv\n");
+        }
         for t in &self.teams {
-            let alias = if t.name == t.team {
+            let alias = if t.name == t.team || drawn {
                 String::new()
             } else {
                 format!(" (plays as {})", t.name)
