@@ -248,10 +248,21 @@ fn route_tail(path: &str) -> Option<(&'static str, &str)> {
         .find_map(|prefix| path.strip_prefix(prefix).map(|rest| (prefix, rest)))
 }
 
-/// The bytes and content type of `name` when it is one of [`SERVED_FILES`], a regular file
-/// (not a symbolic link) directly inside `dir`.
+/// Whether `name` is a team page of a class championship: `teams/<file>.html`, one plain
+/// file name (what report.html's Teams section links to, relative to it).
+fn is_team_page(name: &str) -> bool {
+    name.strip_prefix("teams/")
+        .and_then(|file| file.strip_suffix(".html"))
+        .is_some_and(|stem| !stem.is_empty() && !stem.contains('/') && !stem.starts_with('.'))
+}
+
+/// The bytes and content type of `name` when it is one of [`SERVED_FILES`] or a team page, a
+/// regular file (not a symbolic link) inside `dir`.
 fn served_file(dir: &Path, name: &str) -> Option<(Vec<u8>, &'static str)> {
-    if !SERVED_FILES.contains(&name) {
+    // Percent-encoded team names (`teams/a%20b.html`) name the file on disk.
+    let decoded = percent_decode(name)?;
+    let name = decoded.as_str();
+    if !SERVED_FILES.contains(&name) && !is_team_page(name) {
         return None;
     }
     let path = dir.join(name);
@@ -265,6 +276,24 @@ fn served_file(dir: &Path, name: &str) -> Option<(Vec<u8>, &'static str)> {
         _ => "text/plain; charset=utf-8",
     };
     Some((fs::read(path).ok()?, kind))
+}
+
+/// `%XX` escapes decoded; `None` for a malformed escape or a result that is not UTF-8.
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// Server-Sent Events: the current state at once, then every new version (at most one per
@@ -347,6 +376,32 @@ mod tests {
         ] {
             assert_eq!(served_file(dir.path(), name), None, "{name}");
         }
+    }
+
+    #[test]
+    fn team_pages_are_served_and_nothing_beside_them() {
+        assert!(is_team_page("teams/amber-ocelot-48.html"));
+        assert!(!is_team_page("teams/../teams.csv"));
+        assert!(!is_team_page("teams/x/y.html"));
+        assert!(!is_team_page("teams/.html"));
+        assert!(!is_team_page("teams.csv"));
+        assert_eq!(
+            percent_decode("teams/a%20b.html").as_deref(),
+            Some("teams/a b.html")
+        );
+        assert_eq!(percent_decode("bad%2"), None);
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("teams")).unwrap();
+        fs::write(dir.path().join("teams/a b.html"), "page").unwrap();
+        fs::write(dir.path().join("teams.csv"), "private").unwrap();
+        fs::write(dir.path().join("pseudonyms.csv"), "private").unwrap();
+        assert_eq!(
+            served_file(dir.path(), "teams/a%20b.html").unwrap().0,
+            b"page"
+        );
+        assert!(served_file(dir.path(), "teams.csv").is_none());
+        assert!(served_file(dir.path(), "pseudonyms.csv").is_none());
+        assert!(served_file(dir.path(), "teams/..%2Fteams.csv").is_none());
     }
 
     #[test]
