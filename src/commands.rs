@@ -73,7 +73,11 @@ pub fn check(args: &CheckArgs) -> ExitCode {
     // An interrupt ends the engines being probed and whatever they started.
     crate::reaper::exit_on_signals(None);
     finish((|| {
-        let plan = load_plan(&args.config, &config::Overrides::default())?;
+        let overrides = config::Overrides {
+            dry_run: true,
+            ..config::Overrides::default()
+        };
+        let plan = load_plan(&args.config, &overrides)?;
         let previous = tournament::resume::Previous::read(&plan.output);
         let scratch = Scratch::new()?;
         let mut prepared = tournament::prepare(&plan, Some(&scratch.0), previous.plays.as_ref())?;
@@ -89,7 +93,7 @@ pub fn check(args: &CheckArgs) -> ExitCode {
         crate::sandbox::print_check(&plan.engines);
         print_warnings(&plan, &prepared);
         let probes = tournament::probe(&plan, &prepared);
-        failed |= print_probes(&probes);
+        failed |= print_probes(&plan, &probes);
         if plan.config.format.pairs_by_results() {
             print!("{}", tournament::rounds::describe_first_round(&plan));
         } else {
@@ -142,16 +146,20 @@ fn print_engines(plan: &Plan, prepared: &tournament::Prepared) -> bool {
                     .join(", ")
             ),
             Err(failure) => {
-                // A team that cannot play forfeits its games; the run goes on without it.
-                failed |= !plan
-                    .roster
-                    .as_ref()
-                    .is_some_and(|r| r.entered().contains(&e.spec.name.as_str()));
+                failed |= !is_team(plan, &e.spec.name);
                 print!("{}", describe_failure(&e.spec.name, &how, failure));
             }
         }
     }
     failed
+}
+
+/// Whether `engine` is a team of a class championship: a team that cannot play forfeits its
+/// games and the run goes on, so its failure is no failure of the check.
+fn is_team(plan: &Plan, engine: &str) -> bool {
+    plan.roster
+        .as_ref()
+        .is_some_and(|r| r.entered().contains(&engine))
 }
 
 /// A failed handshake in words: the adapter's own reason first for a library engine (its
@@ -197,7 +205,7 @@ fn print_warnings(plan: &Plan, prepared: &tournament::Prepared) {
 }
 
 /// Each engine's first move per game it plays; returns whether any failed.
-fn print_probes(probes: &[tournament::Probe]) -> bool {
+fn print_probes(plan: &Plan, probes: &[tournament::Probe]) -> bool {
     let mut failed = false;
     for probe in probes {
         match &probe.outcome {
@@ -208,7 +216,7 @@ fn print_probes(probes: &[tournament::Probe]) -> bool {
                 took.as_secs_f64() * 1e3
             ),
             Err(why) => {
-                failed = true;
+                failed |= !is_team(plan, &probe.engine);
                 println!(
                     "engine {} on {}: FAILED its first move: {why}",
                     probe.engine, probe.board
@@ -475,6 +483,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
             concurrency: args.concurrency,
             output: args.output.clone(),
             no_sandbox: args.no_sandbox,
+            dry_run: false,
         };
         if args.no_sandbox {
             eprintln!(
@@ -570,6 +579,7 @@ pub fn slurm(args: &crate::cli::SlurmArgs) -> ExitCode {
             concurrency: None,
             output: args.output.clone(),
             no_sandbox: false,
+            dry_run: false,
         };
         let plan = load_plan(&args.config, &overrides)?;
         tournament::slurm::slurm(
@@ -644,6 +654,14 @@ pub fn report(args: &ReportArgs) -> ExitCode {
             written.bytes as f64 / 1e6,
             args.dir.join(report::xlsx::XLSX).display()
         );
+        if let Ok(Some(rows)) = crate::class::outputs::read(&args.dir) {
+            let pages = rows.iter().filter(|r| r.entered()).count();
+            println!(
+                "{}: {pages} team pages; {}: levels and grades",
+                args.dir.join(crate::class::outputs::PAGES).display(),
+                args.dir.join(crate::class::outputs::FILE).display()
+            );
+        }
         Ok(DONE)
     })())
 }

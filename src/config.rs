@@ -577,6 +577,9 @@ pub struct Overrides {
     pub output: Option<PathBuf>,
     /// `--no-sandbox`: every engine runs with `sandbox: off`.
     pub no_sandbox: bool,
+    /// Nothing will be written (`arena check`): an anonymized class without a kept salt keeps
+    /// its real names rather than pseudonyms the run would draw anew.
+    pub dry_run: bool,
 }
 
 /// Reads and parses a config file.
@@ -781,8 +784,15 @@ impl Config {
             .time_control
             .validate()
             .map_err(|e| fail(format!("time_control: {e}")))?;
-        let roster = crate::class::roster::expand(&mut self, file, base, &settings.output, global)
-            .map_err(fail)?;
+        let roster = crate::class::roster::expand(
+            &mut self,
+            file,
+            base,
+            &settings.output,
+            global,
+            overrides.dry_run,
+        )
+        .map_err(fail)?;
         self.check_sizes().map_err(fail)?;
         let board_names = self.board_names().map_err(fail)?;
         // Opening suites are read and checked now, so a bad one stops the run before any game.
@@ -796,7 +806,7 @@ impl Config {
         )
         .map_err(fail)?;
         if let Some(roster) = &roster {
-            roster.redact_entries(&mut self);
+            roster.seal_entries(&mut self);
         }
         self.check_references(&engines).map_err(fail)?;
         crate::formats::settings::validate(&self).map_err(fail)?;

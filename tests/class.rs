@@ -41,8 +41,8 @@ fn executable(path: &Path, text: &str) {
 
 /// The submissions tree of the issue, in `dir/subs`: three course `.so` players (a
 /// `directions` file, a west3 one, and one taking the config's default), the Python template,
-/// a C program, an `arena.yaml` running a copy of `greedy` (so it beats `random` and ties
-/// `greedy` by construction), two dated submissions (an old broken draft, a later good one),
+/// a C program, an `arena.yaml` running a copy of `greedy` handed in with it (so it beats
+/// `random` and ties `greedy` by construction), two dated submissions (an old broken draft, a later good one),
 /// a program that dies at start, one that crashes at its first `go` printing its own path
 /// (which names its team) to stderr, an invalid folder name and an empty folder.
 fn tree(dir: &Dir) -> PathBuf {
@@ -67,10 +67,9 @@ fn tree(dir: &Dir) -> PathBuf {
         .status()
         .expect("gcc runs (scripts/test.sh installs it)");
     assert!(status.success(), "gcc failed on {}", c.display());
-    write(
-        &team("team-twin/arena.yaml"),
-        &format!("command: {}\n", engine("greedy")),
-    );
+    fs::create_dir_all(team("team-twin")).unwrap();
+    fs::copy(engine("greedy"), team("team-twin/greedy-copy")).unwrap();
+    write(&team("team-twin/arena.yaml"), "command: ./greedy-copy\n");
     write(
         &team("team-dated/2026-11-20T10-00/engine.py"),
         "raise SystemExit('first draft: does not run')\n",
@@ -302,13 +301,16 @@ fn a_class_championship_grades_every_team_under_pseudonyms() {
     );
     // A crash is quoted with its stderr, the path in it under the pseudonym.
     let crash = fs::read_to_string(out.join(format!("teams/{}.html", name("team-crash")))).unwrap();
-    assert!(crash.contains("crash"), "{crash}");
+    assert!(
+        crash.contains("<td>crash</td>"),
+        "a crash in its table: {crash}"
+    );
     assert!(
         crash.contains(&format!(
-            "subs/{}/engine: segmentation fault",
+            "submissions/{}/engine: segmentation fault",
             name("team-crash")
         )),
-        "the crash's stderr, redacted"
+        "the crash's stderr, its path under the pseudonym"
     );
     let twin_page = fs::read_to_string(out.join(format!("teams/{twin}.html"))).unwrap();
     assert!(twin_page.contains("<td>yes</td>") && twin_page.contains("<td>no</td>"));
@@ -334,6 +336,38 @@ fn a_class_championship_grades_every_team_under_pseudonyms() {
         }
     }
     assert!(scanned > 20, "only {scanned} files scanned");
+
+    // The live page of the same directory, and what it serves.
+    let (mut serve, url) =
+        util::start_serving(&["serve", out.to_str().unwrap(), "--serve", "127.0.0.1:0"]);
+    let get = |path: &str| -> (u16, String) {
+        match ureq::get(&format!("{url}{path}")).call() {
+            Ok(mut r) => (
+                r.status().as_u16(),
+                r.body_mut().read_to_string().unwrap_or_default(),
+            ),
+            Err(ureq::Error::StatusCode(code)) => (code, String::new()),
+            Err(e) => panic!("{path}: {e}"),
+        }
+    };
+    let page = format!("files/teams/{}.html", name("team-twin"));
+    for path in [
+        "",
+        "api/standings",
+        "api/games/live",
+        "files/report.html",
+        page.as_str(),
+    ] {
+        let (status, body) = get(path);
+        assert_eq!(status, 200, "/{path}");
+        for team in TEAMS {
+            assert!(!body.contains(team), "/{path} names the team `{team}`");
+        }
+    }
+    assert_eq!(get("files/teams.csv").0, 404);
+    assert_eq!(get("files/pseudonyms.csv").0, 404);
+    serve.kill().unwrap();
+    let _ = serve.wait();
 }
 
 #[test]
@@ -381,10 +415,9 @@ fn anonymized_shards_share_the_salt_and_merge_into_one_championship() {
     let subs = dir.path("subs");
     let template = fs::read_to_string(python_engine()).unwrap();
     write(&subs.join("team-a/engine.py"), &template);
-    write(
-        &subs.join("team-b/arena.yaml"),
-        &format!("command: {}\n", engine("greedy")),
-    );
+    fs::create_dir_all(subs.join("team-b")).unwrap();
+    fs::copy(engine("greedy"), subs.join("team-b/greedy-copy")).unwrap();
+    write(&subs.join("team-b/arena.yaml"), "command: ./greedy-copy\n");
     let cfg = dir.write(
         "class.yaml",
         &format!(
@@ -458,6 +491,64 @@ fn anonymized_shards_share_the_salt_and_merge_into_one_championship() {
 }
 
 #[test]
+fn pseudonyms_survive_resume_force_and_report() {
+    let dir = Dir::new();
+    let subs = dir.path("subs");
+    let template = fs::read_to_string(python_engine()).unwrap();
+    write(&subs.join("team-a/engine.py"), &template);
+    write(&subs.join("team-b/engine.py"), &template);
+    let cfg = dir.write(
+        "class.yaml",
+        &format!(
+            "seed: 4\nconcurrency: 2\ntime_control: {{ movetime_ms: 20 }}\n\
+             boards: [{{ game: awale, pits: 6 }}]\n\
+             engines:\n  - {{ name: random, command: {} }}\n\
+             submissions: subs\nladder: [random]\nanonymize: true\noutput: out\n",
+            engine("random"),
+        ),
+    );
+    let run = |extra: &[&str]| {
+        arena()
+            .current_dir(dir.path(""))
+            .args(["run", "-q"])
+            .arg(&cfg)
+            .args(extra)
+            .assert()
+            .success();
+        teams(&dir.path("out"))
+    };
+    let first = run(&[]);
+    let salt = fs::read_to_string(dir.path("out/pseudonyms.csv")).unwrap();
+    assert_eq!(run(&[]), first, "a resume keeps every name and result");
+    let forced = run(&["--force"]);
+    assert_eq!(
+        fs::read_to_string(dir.path("out/pseudonyms.csv")).unwrap(),
+        salt
+    );
+    for team in ["team-a", "team-b"] {
+        assert_eq!(
+            forced[team]["name"], first[team]["name"],
+            "--force keeps the salt"
+        );
+    }
+    // `arena report` writes the team pages again from the directory alone.
+    let pages = dir.path("out/teams");
+    fs::remove_dir_all(&pages).unwrap();
+    let output = arena()
+        .arg("report")
+        .arg(dir.path("out"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8_lossy(&output).contains("2 team pages"));
+    for team in ["team-a", "team-b"] {
+        assert!(pages.join(format!("{}.html", first[team]["name"])).exists());
+    }
+}
+
+#[test]
 fn the_shipped_championship_runs_in_the_sandbox() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shipped = fs::read_to_string(root.join("configs/class_championship.yaml")).unwrap();
@@ -471,6 +562,21 @@ fn the_shipped_championship_runs_in_the_sandbox() {
         );
     let dir = Dir::new();
     let cfg = dir.write("class_championship.yaml", &text);
+    // Every team confined: what `arena check` says of each.
+    let check = arena()
+        .current_dir(root)
+        .arg("check")
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&check.stdout);
+    for team in ["team-amber", "team-basalt", "team-cobalt"] {
+        let line = said
+            .lines()
+            .find(|l| l.starts_with(&format!("sandbox of {team}:")))
+            .unwrap_or_else(|| panic!("no sandbox line for {team}: {said}"));
+        assert!(!line.contains("OFF"), "{line}");
+    }
     arena()
         .current_dir(root)
         .args(["run", "-q"])

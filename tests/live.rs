@@ -7,13 +7,12 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use util::{Dir, engine};
+use util::{Dir, engine, start_serving};
 
 /// Three engines on Awale 6 and Amazons 6×6: 24 games of a few dozen plies each, long enough
 /// to be watched several times, short enough for a test.
@@ -41,36 +40,6 @@ output: {out}
             out = dir.path(out).display(),
         ),
     )
-}
-
-/// Starts `arena ARGS` and returns it with the URL it printed on stderr (`… http://…/`).
-fn start_serving(args: &[&str]) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start arena");
-    let stderr = child.stderr.take().expect("stderr");
-    let (tx, rx) = mpsc::channel();
-    thread::spawn(move || {
-        let mut sent = false;
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let (false, Some(at)) = (sent, line.find("http://")) {
-                let url = line[at..]
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or("")
-                    .to_owned();
-                let _ = tx.send(url);
-                sent = true;
-            }
-        }
-    });
-    let url = rx
-        .recv_timeout(Duration::from_secs(60))
-        .expect("arena printed the live page's URL");
-    (child, url)
 }
 
 fn get_json(url: &str) -> Option<Value> {

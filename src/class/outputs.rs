@@ -34,6 +34,8 @@ pub struct TeamRow {
     pub team: String,
     /// Its name in games and tables: its pseudonym with `anonymize`, else the team.
     pub name: String,
+    /// The team folder (absolute; empty for an engine of the config).
+    pub folder: String,
     /// The submission used: `.` (the team folder itself) or the subfolder's name.
     pub submission: String,
     /// `arena.yaml`, `library`, `program`, `python`, `node`, or `config` (an engine entry).
@@ -87,6 +89,7 @@ fn roster_rows(roster: &Roster) -> Vec<TeamRow> {
         .map(|t| TeamRow {
             team: t.team.clone(),
             name: t.name.clone(),
+            folder: t.folder.display().to_string(),
             submission: t.submission.clone(),
             kind: t.kind.clone(),
             command: t.command.clone(),
@@ -332,11 +335,17 @@ fn result_of(
     }
     row.status = status(&row.name, records);
     let all = matches(standings, &row.name);
+    // No game (none of the boards is of its games, or none played yet): no level to give.
+    let played = records
+        .iter()
+        .any(|r| r.first == row.name || r.second == row.name);
     let (mut rungs, others): (Vec<Match>, Vec<Match>) = all
         .into_iter()
         .partition(|m| keys.ladder.contains(&m.opponent));
     rungs.sort_by_key(|m| keys.ladder.iter().position(|r| *r == m.opponent));
-    if !keys.ladder.is_empty() {
+    row.level.clear();
+    row.grade.clear();
+    if !keys.ladder.is_empty() && played {
         let against: BTreeMap<String, Against> = rungs
             .iter()
             .map(|m| {
@@ -391,11 +400,15 @@ fn status(engine: &str, records: &[GameRecord]) -> String {
     if games.any(moved) {
         return "played".into();
     }
-    // `NAME (second) was withdrawn: its handshake failed …`: the why, without the who.
+    // `NAME (second) was withdrawn: its handshake failed before the run: handshake failed: …`:
+    // the why, without the who nor the same words twice.
     let why = first
         .detail
         .split_once(" was withdrawn: ")
         .map_or(first.detail.as_str(), |(_, why)| why);
+    let why = why
+        .strip_prefix("its handshake failed before the run: ")
+        .unwrap_or(why);
     format!("forfeited: {why}")
 }
 
@@ -456,6 +469,7 @@ mod tests {
             &[
                 row("t", "entered"),
                 row("u", "entered"),
+                row("v", "entered"),
                 row("x", "not entered: empty"),
             ],
         )
@@ -470,19 +484,35 @@ mod tests {
             ],
             ..Standings::default()
         };
-        let (keys, results) = complete(dir.path(), &[], &standings).unwrap().unwrap();
+        let game = |first: &str, second: &str| GameRecord {
+            first: first.into(),
+            second: second.into(),
+            result: "1-0".into(),
+            plies: 10,
+            ..GameRecord::default()
+        };
+        // x has no game: it gets no level.
+        let records = [game("random", "t"), game("u", "greedy")];
+        let (keys, results) = complete(dir.path(), &records, &standings).unwrap().unwrap();
         assert!(!keys.teams_meet);
         let rows = read(dir.path()).unwrap().unwrap();
         let got: Vec<(&str, &str, &str)> = rows
             .iter()
             .map(|r| (r.name.as_str(), r.level.as_str(), r.grade.as_str()))
             .collect();
+        // v entered but played no game (none of its games is on a board): no level, no F.
         assert_eq!(
             got,
-            [("t", "random", "C"), ("u", "none", "F"), ("x", "", "")]
+            [
+                ("t", "random", "C"),
+                ("u", "none", "F"),
+                ("v", "", ""),
+                ("x", "", "")
+            ]
         );
         assert_eq!(results[0].rungs.len(), 2);
         assert_eq!(results[0].rungs[0].opponent, "random", "ladder order");
-        assert!(!rows[2].entered());
+        assert_eq!(rows[2].status, "entered");
+        assert!(!rows[3].entered());
     }
 }

@@ -64,17 +64,18 @@ pub fn pseudonym(salt: &[u8; 32], team: &str) -> String {
     )
 }
 
-/// Every team's pseudonym, distinct: a collision (rare: 102,400 names) is resolved in name
-/// order by a suffix `-b`, `-c`…, so the result depends only on the salt and the set of teams.
+/// Every team's pseudonym, distinct, and never another team's real name: a collision (rare:
+/// 102,400 names) is resolved in name order by a suffix `-b`, `-c`…, so the result depends
+/// only on the salt and the set of teams.
 pub fn assign(salt: &[u8; 32], teams: &[String]) -> BTreeMap<String, String> {
     let sorted: BTreeSet<&String> = teams.iter().collect();
     let mut used = BTreeSet::new();
     let mut out = BTreeMap::new();
-    for team in sorted {
+    for &team in &sorted {
         let base = pseudonym(salt, team);
         let mut name = base.clone();
         let mut suffix = b'b';
-        while !used.insert(name.clone()) {
+        while sorted.contains(&name) || !used.insert(name.clone()) {
             name = format!("{base}-{}", suffix as char);
             suffix += 1;
         }
@@ -131,34 +132,35 @@ pub fn write(dir: &Path, salt: &[u8; 32], map: &BTreeMap<String, String>) -> Res
     fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// `text` with every real team name of `map` (team → pseudonym) replaced by its pseudonym,
-/// where it stands as a whole name (not inside a longer name: `team-a` is not replaced in
-/// `team-ab`). Applied to what engines print (a crash's last stderr lines, which often
-/// quote a submission's path) before it reaches a public file.
-pub fn redact(text: &str, map: &BTreeMap<String, String>) -> String {
-    let part_of_name = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+/// `text` with each `(from, to)` of `replacements` replaced, longest `from` first (so a
+/// team folder's path is replaced before a shorter one that starts it). Applied with the paths
+/// of the team folders (see [`crate::class::Roster::path_redactions`]) to what engines print
+/// (a crash's last stderr lines often quote a submission's path) before it reaches a public
+/// file; words are left alone, so a team called `engine` does not rewrite every "engine".
+pub fn redact(text: &str, replacements: &[(String, String)]) -> String {
+    let mut sorted: Vec<&(String, String)> = replacements
+        .iter()
+        .filter(|(from, _)| !from.is_empty())
+        .collect();
+    sorted.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
     let mut out = text.to_owned();
-    // Longest first, so `team-ab` is replaced before `team-a` could match inside it.
-    let mut teams: Vec<(&String, &String)> = map.iter().filter(|(t, _)| !t.is_empty()).collect();
-    teams.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
-    for (team, pseudonym) in teams {
-        let mut result = String::with_capacity(out.len());
-        let mut rest = out.as_str();
-        while let Some(at) = rest.find(team.as_str()) {
-            let before = rest[..at].chars().next_back();
-            let after = rest[at + team.len()..].chars().next();
-            result.push_str(&rest[..at]);
-            if before.is_some_and(part_of_name) || after.is_some_and(part_of_name) {
-                result.push_str(team);
-            } else {
-                result.push_str(pseudonym);
-            }
-            rest = &rest[at + team.len()..];
+    for (from, to) in sorted {
+        if out.contains(from.as_str()) {
+            out = out.replace(from.as_str(), to);
         }
-        result.push_str(rest);
-        out = result;
     }
     out
+}
+
+/// A keyed digest of `text` (32 hex digits): what an anonymized `config.resolved.yaml` records
+/// of a team's engine entry, so that a changed submission still changes the config while the
+/// entry's paths (which name the team) stay out. Without the salt it tells nothing.
+pub fn digest(salt: &[u8; 32], text: &str) -> String {
+    let mut rng = ChaCha20Rng::from_seed(*salt);
+    rng.set_stream(fnv1a(text));
+    // A second stream word over the text's length makes two texts of one FNV hash differ too.
+    rng.set_word_pos(text.len() as u128);
+    format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64())
 }
 
 #[cfg(test)]
@@ -177,9 +179,6 @@ mod tests {
         let map = assign(&salt, &teams);
         let distinct: BTreeSet<&String> = map.values().collect();
         assert_eq!(distinct.len(), 500);
-        for (team, p) in &map {
-            assert!(!p.contains(team.as_str()));
-        }
         // The order teams are given in does not matter.
         let mut reversed = teams.clone();
         reversed.reverse();
@@ -199,16 +198,43 @@ mod tests {
     }
 
     #[test]
-    fn redaction_replaces_whole_team_names_only() {
-        let map: BTreeMap<String, String> =
-            [("team-a", "noble-ocelot-55"), ("team-ab", "calm-yak-02")]
-                .map(|(a, b)| (a.to_owned(), b.to_owned()))
-                .into();
-        let text = "File \"/srv/subs/team-a/engine.py\", line 3 (team-ab, not xteam-a); team-a.";
+    fn redaction_replaces_paths_not_words() {
+        let paths = [
+            (
+                "/srv/subs/engine".to_owned(),
+                "submissions/calm-yak-02".to_owned(),
+            ),
+            (
+                "/srv/subs/engine-x".to_owned(),
+                "submissions/noble-ocelot-55".to_owned(),
+            ),
+        ];
+        let text = "File \"/srv/subs/engine-x/engine.py\", line 3; /srv/subs/engine/engine: the engine exited";
         assert_eq!(
-            redact(text, &map),
-            "File \"/srv/subs/noble-ocelot-55/engine.py\", line 3 (calm-yak-02, not xteam-a); noble-ocelot-55."
+            redact(text, &paths),
+            "File \"submissions/noble-ocelot-55/engine.py\", line 3; submissions/calm-yak-02/engine: the engine exited"
         );
-        assert_eq!(redact("nothing here", &map), "nothing here");
+        assert_eq!(redact("nothing here", &paths), "nothing here");
+    }
+
+    #[test]
+    fn a_digest_is_keyed_and_follows_the_text() {
+        let (a, b) = ([1u8; 32], [2u8; 32]);
+        assert_eq!(digest(&a, "command: x"), digest(&a, "command: x"));
+        assert_ne!(digest(&a, "command: x"), digest(&a, "command: y"));
+        assert_ne!(digest(&a, "command: x"), digest(&b, "command: x"));
+        assert_eq!(digest(&a, "").len(), 32);
+    }
+
+    #[test]
+    fn a_pseudonym_is_never_another_team_s_name() {
+        let salt = [0u8; 32];
+        // team-a's pseudonym is another folder's name: team-a takes the next one.
+        let teams = ["team-a".to_owned(), "noble-ocelot-55".to_owned()];
+        let map = assign(&salt, &teams);
+        assert_eq!(map["team-a"], "noble-ocelot-55-b");
+        for p in map.values() {
+            assert!(!teams.contains(p), "{p}");
+        }
     }
 }

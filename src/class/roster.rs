@@ -31,6 +31,8 @@ pub struct Roster {
 pub struct TeamEntry {
     /// Folder name.
     pub team: String,
+    /// The team folder (absolute).
+    pub folder: PathBuf,
     /// The name in games and tables: the pseudonym with `anonymize`, else the team.
     pub name: String,
     /// The submission used: `.` (the team folder) or the subfolder's name.
@@ -66,14 +68,34 @@ impl Roster {
             .collect()
     }
 
-    /// With `anonymize`, the teams' entries of `config.engines` with every real team name
-    /// replaced by its pseudonym (their paths name the team folders), so that
-    /// `config.resolved.yaml` names no team either. The engines run from the plan's own copy
-    /// of each entry, made before.
-    pub fn redact_entries(&self, config: &mut Config) {
+    /// With `anonymize`: each team folder's path (as given and canonical) → `submissions/` and
+    /// its pseudonym, what [`pseudonyms::redact`] replaces in what engines print; empty
+    /// otherwise.
+    pub fn path_redactions(&self) -> Vec<(String, String)> {
         if self.salt.is_none() {
-            return;
+            return Vec::new();
         }
+        self.teams
+            .iter()
+            .flat_map(|t| {
+                let to = format!("submissions/{}", t.name);
+                let canonical = t.folder.canonicalize().unwrap_or_else(|_| t.folder.clone());
+                [
+                    (t.folder.display().to_string(), to.clone()),
+                    (canonical.display().to_string(), to),
+                ]
+            })
+            .collect()
+    }
+
+    /// With `anonymize`, each team's entry of `config.engines` replaced by its name and a
+    /// keyed digest of the entry (`command: submission <digest>`): `config.resolved.yaml` then
+    /// names no team (the entries' paths do) yet still changes when a submission does, which
+    /// a resume must notice. The engines run from the plan's own copy, made before.
+    pub fn seal_entries(&self, config: &mut Config) {
+        let Some((salt, _)) = self.salt else {
+            return;
+        };
         let entered = self.entered();
         for spec in config
             .engines
@@ -81,10 +103,11 @@ impl Roster {
             .filter(|e| entered.contains(&e.name.as_str()))
         {
             let text = serde_yaml::to_string(&*spec).unwrap_or_default();
-            let redacted = pseudonyms::redact(&text, &self.pseudonyms);
-            if let Ok(clean) = serde_yaml::from_str(&redacted) {
-                *spec = clean;
-            }
+            *spec = EngineSpec {
+                name: spec.name.clone(),
+                command: format!("submission {}", pseudonyms::digest(&salt, &text)),
+                ..EngineSpec::default()
+            };
         }
     }
 
@@ -97,13 +120,8 @@ impl Roster {
             self.teams.len(),
             self.entered().len()
         );
-        // A salt not yet kept would give other pseudonyms at the run: none are shown.
-        let drawn = self.salt.is_some_and(|(_, new)| new);
-        if drawn {
-            out.push_str("pseudonyms: drawn at the first run and kept in its pseudonyms.csv\n");
-        }
         for t in &self.teams {
-            let alias = if t.name == t.team || drawn {
+            let alias = if t.name == t.team {
                 String::new()
             } else {
                 format!(" (plays as {})", t.name)
@@ -156,7 +174,8 @@ pub fn games_for(config: &Config, teams: u64) -> Option<u64> {
 /// then sets what a championship needs: `on_engine_failure: forfeit`, and the first rung as
 /// the rating anchor at 0 unless `anchor` is given. `file` is the config file (the folder
 /// is relative to it, as `base` resolves it), `output` the run's output directory (where
-/// an earlier run's salt is read), `global` the tournament's time control.
+/// an earlier run's salt is read), `global` the tournament's time control; `dry_run` (`arena
+/// check`, which writes nothing) leaves the real names when no salt is kept yet.
 ///
 /// # Errors
 /// A message naming the key at fault; a team that cannot enter is no error (see
@@ -167,6 +186,7 @@ pub fn expand(
     base: &Path,
     output: &Path,
     global: TimeControl,
+    dry_run: bool,
 ) -> Result<Option<Roster>, String> {
     check_keys(config)?;
     if let Some(ladder) = &config.ladder {
@@ -188,13 +208,13 @@ pub fn expand(
     let defaults = config.submissions_defaults.clone().unwrap_or_default();
     let found = submissions::discover(&folder, &defaults, &staff)
         .map_err(|e| format!("submissions: {e}"))?;
-    let salt = if config.anonymize {
-        Some(match pseudonyms::read_salt(&base.join(output))? {
-            Some(salt) => (salt, false),
-            None => (pseudonyms::new_salt()?, true),
-        })
-    } else {
-        None
+    let salt = match pseudonyms::read_salt(&base.join(output))? {
+        _ if !config.anonymize => None,
+        Some(salt) => Some((salt, false)),
+        // Nothing is kept by a dry run (`arena check`): pseudonyms drawn now would not be the
+        // run's, so the teams keep their names.
+        None if dry_run => None,
+        None => Some((pseudonyms::new_salt()?, true)),
     };
     let names: Vec<String> = found.iter().map(|t| t.name.clone()).collect();
     let pseudonyms = salt.map_or_else(BTreeMap::new, |(s, _)| pseudonyms::assign(&s, &names));
@@ -208,6 +228,7 @@ pub fn expand(
                 entered.push(spec.clone());
             }
             TeamEntry {
+                folder: team.folder.clone(),
                 submission: team.submission_name(),
                 team: team.name,
                 name: public,
@@ -355,6 +376,7 @@ ladder: [random, greedy]
             root,
             Path::new("out"),
             global,
+            false,
         )?;
         Ok((config, roster))
     }
@@ -402,12 +424,22 @@ ladder: [random, greedy]
             assert!(!teams.contains(&real.to_owned()));
             assert!(teams.contains(&roster.pseudonyms[real]));
         }
-        let mut redacted = config.clone();
-        roster.redact_entries(&mut redacted);
-        let text = serde_yaml::to_string(&redacted).unwrap();
+        let mut sealed = config.clone();
+        roster.seal_entries(&mut sealed);
+        let resolved = serde_yaml::to_string(&sealed).unwrap();
         for real in ["alpha", "prog", "zeta"] {
-            assert!(!text.contains(&format!("/{real}/")), "{text}");
+            assert!(!resolved.contains(&format!("/{real}/")), "{resolved}");
         }
+        assert_eq!(sealed.engines[..2], config.engines[..2], "the staff's stay");
+        assert!(sealed.engines[2].command.starts_with("submission "));
+        let paths = roster.path_redactions();
+        let alpha = root.path().join("subs/alpha").display().to_string();
+        let said = format!("Traceback: File \"{alpha}/engine.py\"");
+        let clean = pseudonyms::redact(&said, &paths);
+        assert!(
+            !clean.contains("alpha") && clean.contains(&roster.pseudonyms["alpha"]),
+            "{clean}"
+        );
         // A kept salt gives the same names.
         fs::create_dir_all(root.path().join("out")).unwrap();
         pseudonyms::write(&root.path().join("out"), &salt, &roster.pseudonyms).unwrap();

@@ -63,6 +63,8 @@ pub struct Defaults {
 pub struct Team {
     /// The folder's name: the team's (and its engine's) name.
     pub name: String,
+    /// The team folder.
+    pub folder: PathBuf,
     /// The submission used: the team folder, or its last subfolder in name order.
     pub submission: PathBuf,
     /// Its engine entry, named after the team, or why the team cannot enter.
@@ -83,12 +85,28 @@ impl Team {
     }
 }
 
-/// Why a name cannot be a team's (the rule of engine names), or `None` when it can.
+/// Characters that print as nothing: a name holding one would look like another.
+const INVISIBLE: [char; 10] = [
+    '\u{00ad}', '\u{200b}', '\u{200c}', '\u{200d}', '\u{200e}', '\u{200f}', '\u{2028}', '\u{2029}',
+    '\u{2060}', '\u{feff}',
+];
+
+/// Why a name cannot be a team's (the rule of engine names, and no control or invisible
+/// characters, which would break a CSV or PGN line or look like another name), or `None` when
+/// it can.
 pub fn invalid_name(name: &str) -> Option<String> {
-    if name.trim().is_empty() || name.contains(['/', '\\', ',', '"']) || name != name.trim() {
+    let hidden = name
+        .chars()
+        .any(|c| c.is_control() || INVISIBLE.contains(&c));
+    if name.trim().is_empty()
+        || name.contains(['/', '\\', ',', '"'])
+        || name != name.trim()
+        || hidden
+    {
         Some(format!(
-            "`{name}` is not a valid team name: a folder name must be non-empty, without / \\ , \" \
-             or spaces at either end (rename the folder)"
+            "`{}` is not a valid team name: a folder name must be non-empty, without / \\ , \", \
+             control or invisible characters, or spaces at either end (rename the folder)",
+            name.escape_debug()
         ))
     } else {
         None
@@ -119,6 +137,7 @@ pub fn discover(dir: &Path, defaults: &Defaults, taken: &[String]) -> Result<Vec
             let entry = entry.and_then(|()| read_submission(&name, &submission, defaults));
             Team {
                 name,
+                folder: path,
                 submission,
                 entry,
             }
@@ -133,7 +152,8 @@ fn subfolders(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || !entry.path().is_dir() {
+        // Hidden folders and the `__MACOSX` folder of an archive made on a Mac are no team.
+        if name.starts_with('.') || name == "__MACOSX" || !entry.path().is_dir() {
             continue;
         }
         out.push((name, entry.path()));
@@ -141,17 +161,24 @@ fn subfolders(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
     Ok(out)
 }
 
-/// The team folder itself when it holds any file, else its last subfolder in name order
-/// (dated names such as `2026-11-20T10-00` sort in time order).
-fn latest_submission(team: &Path) -> PathBuf {
-    let has_files = fs::read_dir(team)
-        .map(|entries| {
-            entries
-                .flatten()
-                .any(|e| !e.file_name().to_string_lossy().starts_with('.') && e.path().is_file())
+/// Whether `dir` holds a file that makes a submission (`arena.yaml`, a `.so`, `engine`,
+/// `engine.py`, `engine.js`).
+fn holds_submission(dir: &Path) -> bool {
+    fs::read_dir(dir).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            e.path().is_file()
+                && (["arena.yaml", "engine", "engine.py", "engine.js"].contains(&name.as_str())
+                    || name.ends_with(".so"))
         })
-        .unwrap_or(false);
-    if has_files {
+    })
+}
+
+/// The team folder itself when it holds a submission's file, else its last subfolder in name
+/// order (dated names such as `2026-11-20T10-00` sort in time order; a README beside them
+/// does not count), else the team folder.
+fn latest_submission(team: &Path) -> PathBuf {
+    if holds_submission(team) {
         return team.to_owned();
     }
     let mut subs = subfolders(team).unwrap_or_default();
@@ -270,6 +297,16 @@ fn from_yaml(team: &str, dir: &Path, yaml: &Path) -> Result<EngineSpec, String> 
             yaml.display()
         ));
     }
+    for key in map.keys().filter_map(serde_yaml::Value::as_str) {
+        if !TEAM_KEYS.contains(&key) {
+            return Err(format!(
+                "{}: `{key}` is not for a team to set (the teacher's config sets it for every \
+                 team); a team's arena.yaml may hold {}",
+                yaml.display(),
+                TEAM_KEYS.join(", ")
+            ));
+        }
+    }
     map.insert("name".into(), team.into());
     let mut s: EngineSpec =
         serde_yaml::from_value(value).map_err(|e| format!("{}: {e}", yaml.display()))?;
@@ -278,7 +315,59 @@ fn from_yaml(team: &str, dir: &Path, yaml: &Path) -> Result<EngineSpec, String> 
     if let Some(library) = &s.library {
         s.library = Some(PathBuf::from(local(dir, &library.display().to_string())));
     }
+    check_program(dir, yaml, &s)?;
     Ok(s)
+}
+
+/// The keys of an engine entry a team's `arena.yaml` may hold: how its own code runs. The
+/// time control, the games, the sandbox and the limits are the teacher's, the same for all.
+const TEAM_KEYS: [&str; 6] = [
+    "command",
+    "args",
+    "options",
+    "library",
+    "directions",
+    "restart",
+];
+
+/// Interpreters a team's `arena.yaml` may name without a path (found on `PATH`), to run a
+/// script of its folder.
+pub const INTERPRETERS: [&str; 16] = [
+    "python3", "python", "pypy3", "node", "java", "ruby", "perl", "lua", "bash", "sh", "php",
+    "Rscript", "julia", "dotnet", "ocaml", "racket",
+];
+
+/// A team runs its own code: a `command` or `library` inside its submission folder (after
+/// symbolic links), or one of the [`INTERPRETERS`]. Anything else could be another team's or
+/// the staff's program.
+fn check_program(dir: &Path, yaml: &Path, spec: &EngineSpec) -> Result<(), String> {
+    let inside = |path: &Path| {
+        let (Ok(path), Ok(dir)) = (path.canonicalize(), dir.canonicalize()) else {
+            return false;
+        };
+        path.starts_with(dir)
+    };
+    if let Some(library) = &spec.library {
+        if !inside(library) {
+            return Err(format!(
+                "{}: library `{}` is not a file of the submission folder",
+                yaml.display(),
+                library.display()
+            ));
+        }
+        return Ok(());
+    }
+    if INTERPRETERS.contains(&spec.command.as_str()) || inside(Path::new(&spec.command)) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: command `{}` is neither a file of the submission folder nor an interpreter \
+             ({})",
+            yaml.display(),
+            spec.command,
+            INTERPRETERS.join(", ")
+        ))
+    }
 }
 
 fn from_library(
@@ -432,5 +521,90 @@ mod tests {
         assert!(why("other").contains("no submission found"));
         assert!(by_name(&teams, "ok").entry.is_ok());
         assert!(discover(&d.join("missing"), &Defaults::default(), &[]).is_err());
+    }
+
+    #[test]
+    fn a_team_runs_only_its_own_code_under_the_teacher_s_rules() {
+        let root = tempfile::tempdir().unwrap();
+        let d = root.path();
+        write(&d.join("outside/engine"), "");
+        for (team, yaml) in [
+            ("sandbox", "command: python3\nargs: [x.py]\nsandbox: off\n"),
+            (
+                "clock",
+                "command: python3\ntime_control: { movetime_ms: 100 }\n",
+            ),
+            ("limits", "command: python3\nlimits: { memory_mb: 99999 }\n"),
+            ("games", "command: python3\ngames: [awale]\n"),
+            (
+                "staff",
+                &format!("command: {}\n", d.join("outside/engine").display()),
+            ),
+            ("up", "command: ../outside/engine\n"),
+            (
+                "lib",
+                &format!(
+                    "library: {}\ndirections: west3\n",
+                    d.join("outside/engine").display()
+                ),
+            ),
+            ("tool", "command: curl\n"),
+            ("ok", "command: node\nargs: [main.js]\n"),
+        ] {
+            write(&d.join(format!("{team}/arena.yaml")), yaml);
+        }
+        // A symbolic link inside the folder to a program outside is still outside.
+        fs::create_dir_all(d.join("link")).unwrap();
+        std::os::unix::fs::symlink(d.join("outside/engine"), d.join("link/engine")).unwrap();
+        write(&d.join("link/arena.yaml"), "command: ./engine\n");
+        let teams = discover(d, &Defaults::default(), &[]).unwrap();
+        let why = |name: &str| by_name(&teams, name).entry.clone().unwrap_err();
+        for key in ["sandbox", "time_control", "limits", "games"] {
+            let team = match key {
+                "time_control" => "clock",
+                k => k,
+            };
+            assert!(
+                why(team).contains(&format!("`{key}` is not for a team")),
+                "{}",
+                why(team)
+            );
+        }
+        for team in ["staff", "up", "link", "tool"] {
+            assert!(
+                why(team).contains("not a file of the submission folder")
+                    || why(team).contains("neither a file"),
+                "{team}: {}",
+                why(team)
+            );
+        }
+        assert!(why("lib").contains("not a file of the submission folder"));
+        assert!(by_name(&teams, "ok").entry.is_ok());
+    }
+
+    #[test]
+    fn archives_leftovers_do_not_make_teams_or_submissions() {
+        let root = tempfile::tempdir().unwrap();
+        let d = root.path();
+        write(&d.join("__MACOSX/t/._engine.py"), "");
+        write(&d.join("t/2026-11-20T10-00/engine.py"), "");
+        write(&d.join("t/__MACOSX/x"), "");
+        write(&d.join("t/README.txt"), "read me");
+        write(&d.join("bad\u{200b}name/engine.py"), "");
+        write(&d.join("tab\tname/engine.py"), "");
+        let teams = discover(d, &Defaults::default(), &[]).unwrap();
+        let names: Vec<&str> = teams.iter().map(|t| t.name.as_str()).collect();
+        assert!(!names.contains(&"__MACOSX"), "{names:?}");
+        let t = by_name(&teams, "t");
+        assert_eq!(
+            t.submission_name(),
+            "2026-11-20T10-00",
+            "not the README's folder"
+        );
+        assert!(t.entry.is_ok());
+        for name in ["bad\u{200b}name", "tab\tname"] {
+            let why = by_name(&teams, name).entry.clone().unwrap_err();
+            assert!(why.contains("invisible"), "{why}");
+        }
     }
 }

@@ -41,8 +41,9 @@ pub(super) struct Recorder {
     pending_plies: HashMap<u64, Vec<PlyInfo>>,
     /// The first game of each kind, to mark repeats as games finish.
     repeats: repeats::Index,
-    /// With `anonymize`: real team name → pseudonym, redacted from what engines print.
-    redactions: Option<std::collections::BTreeMap<String, String>>,
+    /// With `anonymize`: team folder paths → their public form, replaced in what engines
+    /// print (see [`crate::class::pseudonyms::redact`]).
+    redactions: Vec<(String, String)>,
 }
 
 impl Recorder {
@@ -79,14 +80,15 @@ impl Recorder {
             games,
             moves,
             pending_plies: HashMap::new(),
-            redactions: None,
+            redactions: Vec::new(),
         })
     }
 
-    /// Redacts real team names (team → pseudonym) from every game's `detail` from now on:
-    /// a crash's stderr lines may quote a submission's path, and games.csv is public.
-    pub fn redacting(mut self, map: std::collections::BTreeMap<String, String>) -> Recorder {
-        self.redactions = Some(map);
+    /// Replaces each `(from, to)` of `redactions` (team folder paths) in every game's
+    /// `detail` from now on: a crash's stderr lines may quote a submission's path, which names
+    /// its team, and games.csv is public.
+    pub fn redacting(mut self, redactions: Vec<(String, String)>) -> Recorder {
+        self.redactions = redactions;
         self
     }
 
@@ -118,8 +120,8 @@ impl Recorder {
 
     /// A finished game: SPRT, moves.csv, games.csv, progress.
     fn finished(&mut self, mut record: GameRecord, cancel: &AtomicBool, no_new_games: &AtomicBool) {
-        if let Some(map) = &self.redactions {
-            record.detail = crate::class::pseudonyms::redact(&record.detail, map);
+        if !self.redactions.is_empty() {
+            record.detail = crate::class::pseudonyms::redact(&record.detail, &self.redactions);
         }
         // Before the SPRT, which counts a repeated game pair once.
         self.repeats.observe(&self.records, &mut record);

@@ -70,8 +70,8 @@ pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
         sprt,
         progress,
     )?;
-    if let Some(roster) = plan.roster.as_ref().filter(|r| r.salt.is_some()) {
-        recorder = recorder.redacting(roster.pseudonyms.clone());
+    if let Some(roster) = &plan.roster {
+        recorder = recorder.redacting(roster.path_redactions());
     }
     let feed = Arc::new(Feed::new(total, recorder.records.len() as u64));
     let played = play(
@@ -126,7 +126,9 @@ fn refuse_unshared_salt(plan: &Plan, options: &RunOptions) -> Result<(), Stop> {
         Some(shard) if new_salt => Err(Stop::new(
             BAD_CONFIG,
             format!(
-                "{}: `anonymize` with --shard {shard}: every shard must use the same pseudonyms,                  but {} has no {}; copy it there from the first shard's (or an earlier run's)                  output directory, or run the shards with `arena slurm`, which does",
+                "{}: `anonymize` with --shard {shard}: every shard must use the same pseudonyms, \
+                 but {} has no {}; `arena slurm CONFIG --shards N` (without --submit) writes one \
+                 into every shard's directory, or copy an earlier run's there",
                 plan.file.display(),
                 plan.output.display(),
                 crate::class::pseudonyms::FILE

@@ -181,3 +181,33 @@ pub fn compile_player(
     );
     out
 }
+
+/// Starts `arena ARGS` and returns it with the URL it printed on stderr (`… http://…/`).
+pub fn start_serving(args: &[&str]) -> (std::process::Child, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start arena");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut sent = false;
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)).map_while(Result::ok) {
+            if let (false, Some(at)) = (sent, line.find("http://")) {
+                let url = line[at..]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_owned();
+                let _ = tx.send(url);
+                sent = true;
+            }
+        }
+    });
+    let url = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("arena printed the live page's URL");
+    (child, url)
+}

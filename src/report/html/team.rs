@@ -4,7 +4,6 @@
 //! `anonymize`, only public names: the team's pseudonym, no submission path, no reason that
 //! quotes a path.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
@@ -133,11 +132,11 @@ pub fn write_all(
     let pages = dir.join(PAGES);
     fs::create_dir_all(&pages).map_err(|e| format!("{}: {e}", pages.display()))?;
     let title = super::title(dir, super::inputs::config(dir).ok().flatten().as_ref());
-    // Real name → public name, for what the engines printed.
-    let redactions: BTreeMap<String, String> = teams
+    // Team folders → their public form, in what the engines printed.
+    let redactions: Vec<(String, String)> = teams
         .iter()
-        .filter(|_| keys.anonymize)
-        .map(|t| (t.row.team.clone(), t.row.name.clone()))
+        .filter(|t| keys.anonymize && !t.row.folder.is_empty())
+        .map(|t| (t.row.folder.clone(), format!("submissions/{}", t.row.name)))
         .collect();
     for team in teams.iter().filter(|t| t.row.entered()) {
         let handshake = handshake_stderr(dir, &team.row.name)
