@@ -5,9 +5,17 @@
 //!
 //! Reads only: writes no file and knows no game's rules (moves are never read). The rating maths
 //! lives in [`crate::rating`] and [`crate::standings`]; arena's own `games.csv` reader for
-//! resuming a run stays in [`crate::report::files`]. One concern a file: this one holds the
-//! types and the entry points; `csv` and `pgn` read the two formats into rows, `pairs`
-//! gives them ids and game pairs, `run` reads what the run beside the file says.
+//! resuming a run stays in [`crate::report::files`].
+//!
+//! Two passes, so that memory does not grow with the games' size: [`observe`] streams the file
+//! once into [`Observation`]s (40 bytes a game, names interned), which is all the ratings need;
+//! [`replay`] reads it again for the games' texts, one at a time ([`write_pgn`] writes
+//! `results.pgn` from it). [`read`] and [`parse`] do both and collect every game.
+//!
+//! One concern a file: this one holds the types and the entry points; `stream` gives a file's
+//! characters or bytes, `csv` and `pgn` read the two formats into rows, `scan` is the first
+//! pass (ids, meanings, repeats), `pairs` finds the game pairs, `replay` the second pass, `run`
+//! reads what the run beside the file says.
 
 use std::path::Path;
 
