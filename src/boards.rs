@@ -27,7 +27,7 @@ use crate::games::{Outcome, Side};
 use crate::rating;
 use crate::record::GameRecord;
 use crate::repeats;
-use crate::standings::round1;
+use crate::standings::{Names, Observation, round1};
 
 /// The file name in the output directory.
 pub const FILE: &str = "boards.csv";
@@ -62,44 +62,58 @@ pub struct BoardRow {
 /// One row per board (in board-name order) of `records`, at confidence `level`. Games without a
 /// board (imports that do not say) are left out.
 pub fn compute(records: &[GameRecord], level: f64) -> Vec<BoardRow> {
-    let mut by_board: BTreeMap<&str, Vec<&GameRecord>> = BTreeMap::new();
-    for r in records.iter().filter(|r| !r.board.is_empty()) {
-        by_board.entry(&r.board).or_default().push(r);
+    let (games, names) = crate::standings::observed::of_records(records);
+    compute_observed(&games, &names, level)
+}
+
+/// [`compute`] on observations.
+pub fn compute_observed(games: &[Observation], names: &Names, level: f64) -> Vec<BoardRow> {
+    let mut by_board: BTreeMap<&str, Vec<&Observation>> = BTreeMap::new();
+    for g in games {
+        let board = names.board(g.place);
+        if !board.is_empty() {
+            by_board.entry(board).or_default().push(g);
+        }
     }
     by_board
         .into_iter()
-        .map(|(board, games)| row(board, &games, level))
+        .map(|(board, games)| row(board, &games, names, level))
         .collect()
 }
 
-fn row(board: &str, games: &[&GameRecord], level: f64) -> BoardRow {
-    let clusters = repeats::of_records(games);
-    // Per counted pair: the first player's points and the draws of each leg.
-    let mut pairs: BTreeMap<u64, Vec<(f64, bool)>> = BTreeMap::new();
-    for (i, r) in games.iter().enumerate() {
-        let Some(outcome) = Outcome::from_result_str(&r.result) else {
+fn row(board: &str, games: &[&Observation], names: &Names, level: f64) -> BoardRow {
+    let clusters = repeats::of_observations(games);
+    // Per counted game: its pair, the first player's points doubled and whether it was drawn;
+    // sorted, the legs of a pair are adjacent.
+    let mut legs: Vec<(u64, u8, bool)> = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        let Some(outcome) = g.outcome else {
             continue;
         };
         if clusters.counted[i] {
             let points = outcome.points(Side::First);
-            pairs
-                .entry(r.pair)
-                .or_default()
-                .push((points, outcome == Outcome::Draw));
+            legs.push((g.pair, (2.0 * points) as u8, outcome == Outcome::Draw));
         }
     }
+    legs.sort_unstable();
     let mut penta = [0u64; 5];
     let mut draws = [0u64; 3];
-    for legs in pairs.values().filter(|legs| legs.len() == 2) {
-        penta[((legs[0].0 + legs[1].0) * 2.0).round() as usize] += 1;
-        draws[legs.iter().filter(|l| l.1).count()] += 1;
+    for pair in legs.chunk_by(|x, y| x.0 == y.0) {
+        if let [x, y] = pair {
+            penta[usize::from(x.1 + y.1)] += 1;
+            draws[usize::from(x.2) + usize::from(y.2)] += 1;
+        }
     }
+    drop(legs);
     let n: u64 = penta.iter().sum();
     let advantage = rating::pentanomial(penta, level);
     let draw = draw_rate(draws, level);
     BoardRow {
         scope: format!("board:{board}"),
-        game: games.first().map(|r| r.game.clone()).unwrap_or_default(),
+        game: games
+            .first()
+            .map(|g| names.game(g.place).to_owned())
+            .unwrap_or_default(),
         games: games.len() as u64,
         n_eff: n,
         first_score_pct: advantage.map(|e| round1(100.0 * e.score)),

@@ -707,9 +707,11 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
         } else {
             args.games.clone()
         };
-        let imported =
-            import::read(input, args.pairs).map_err(|e| Stop::new(BAD_CONFIG, e.to_string()))?;
-        for note in &imported.notes {
+        // Observations, not games: a few numbers a game (a 500,000-game file); results.pgn
+        // reads the file again.
+        let observed =
+            import::observe(input, args.pairs).map_err(|e| Stop::new(BAD_CONFIG, e.to_string()))?;
+        for note in &observed.notes {
             eprintln!("note: {}: {note}", input.display());
         }
         let dir = input
@@ -718,20 +720,9 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
         // Beside a run's files: its engine order, name, anchor and level, so the files match.
         let context = import::run_context(&dir).unwrap_or_default();
-        let mut games = imported.games;
-        games.sort_by_key(|g| g.record.game_id);
-        // Records moved out, not copied (a 500,000-game file): the rest is for results.pgn.
-        let mut pgn_tags = Vec::with_capacity(games.len());
-        let records = import::map_shrinking(games, |g| {
-            pgn_tags.push((g.event, g.round_text, g.termination_known));
-            g.record
-        });
         // The config's anchor needs no check: like `run`, the fit ignores one that never played.
         if let Some((name, _)) = &cli_anchor {
-            if !records
-                .iter()
-                .any(|r| &r.first == name || &r.second == name)
-            {
+            if observed.names.engines.get(name).is_none() {
                 return Err(Stop::new(
                     BAD_CONFIG,
                     format!("--anchor: no engine called `{name}` in {}", input.display()),
@@ -745,8 +736,9 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
         fs::create_dir_all(&output)
             .map_err(|e| Stop::new(FAILED, format!("{}: cannot create: {e}", output.display())))?;
         let _lock = tournament::lock::acquire(&output)?;
-        let table = standings::compute(
-            &records,
+        let table = standings::compute_observed(
+            &observed.games,
+            &observed.names,
             &context.engines,
             anchor.as_ref().map(|(n, e)| (n.as_str(), *e)),
             level,
@@ -757,23 +749,20 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
                 .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .unwrap_or_else(|| "arena".to_owned())
         });
-        let pgn: Vec<files::PgnGame<'_>> = records
-            .iter()
-            .zip(&pgn_tags)
-            .map(|(record, (event, round, termination))| files::PgnGame {
-                record,
-                event: event.as_deref().unwrap_or(&default_event),
-                round,
-                termination: *termination,
-            })
-            .collect();
         files::write_tables(&output, &table, level)
-            .and_then(|()| files::write_pgn(&output.join(files::PGN), &pgn))
+            .and_then(|()| {
+                import::write_pgn(input, &observed, &output.join(files::PGN), &default_event)
+            })
             .map_err(|e| Stop::new(FAILED, e.to_string()))?;
-        let terminations = pgn_tags.iter().all(|(_, _, known)| *known);
         print!(
             "{}",
-            summary::render_with(&table, &records, level, terminations)
+            summary::render_observed(
+                &table,
+                &observed.games,
+                &observed.names,
+                level,
+                observed.terminations_known
+            )
         );
         println!("ratings in {}", output.display());
         Ok(DONE)

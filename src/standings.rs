@@ -10,10 +10,13 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::games::Outcome;
 use crate::rating::{self, FitGame, FitOptions};
 use crate::record::GameRecord;
 use crate::repeats;
+
+pub mod observed;
+
+pub use observed::{Names, Observation};
 
 /// One row of `ratings.csv`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -116,31 +119,20 @@ pub fn round1(x: f64) -> f64 {
     if r == 0.0 { 0.0 } else { r }
 }
 
-/// Points of `engine` in a record, or `None` if it did not play.
-fn points_of(record: &GameRecord, engine: &str) -> Option<f64> {
-    let outcome = Outcome::from_result_str(&record.result)?;
-    if record.first == engine {
-        Some(outcome.points(crate::games::Side::First))
-    } else if record.second == engine {
-        Some(outcome.points(crate::games::Side::Second))
-    } else {
-        None
-    }
-}
-
-/// The games of each scope: `all`, then `game:<game>` and `board:<board>` in name order.
-/// Imported games may not say their game or board: they are only in `all`.
-fn scopes_of(records: &[GameRecord]) -> Vec<(String, Vec<&GameRecord>)> {
-    let mut scopes: Vec<(String, Vec<&GameRecord>)> =
-        vec![("all".into(), records.iter().collect())];
-    let mut by_game: BTreeMap<&str, Vec<&GameRecord>> = BTreeMap::new();
-    let mut by_board: BTreeMap<(&str, &str), Vec<&GameRecord>> = BTreeMap::new();
-    for r in records {
-        if !r.game.is_empty() {
-            by_game.entry(&r.game).or_default().push(r);
+/// The games of each scope, as indices into the observations: `all`, then `game:<game>` and
+/// `board:<board>` in name order. Imported games may not say their game or board: they are
+/// only in `all`.
+fn scopes_of(games: &[Observation], names: &Names) -> Vec<(String, Vec<u32>)> {
+    let mut scopes: Vec<(String, Vec<u32>)> = vec![("all".into(), index_all(games.len()))];
+    let mut by_game: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+    let mut by_board: BTreeMap<(&str, &str), Vec<u32>> = BTreeMap::new();
+    for (i, g) in games.iter().enumerate() {
+        let (game, board) = (names.game(g.place), names.board(g.place));
+        if !game.is_empty() {
+            by_game.entry(game).or_default().push(i as u32);
         }
-        if !r.board.is_empty() {
-            by_board.entry((&r.game, &r.board)).or_default().push(r);
+        if !board.is_empty() {
+            by_board.entry((game, board)).or_default().push(i as u32);
         }
     }
     scopes.extend(by_game.into_iter().map(|(g, rs)| (format!("game:{g}"), rs)));
@@ -152,6 +144,14 @@ fn scopes_of(records: &[GameRecord]) -> Vec<(String, Vec<&GameRecord>)> {
     scopes
 }
 
+/// `0, 1, …, n − 1` as game indices.
+///
+/// # Panics
+/// Beyond 2³² games.
+fn index_all(n: usize) -> Vec<u32> {
+    (0..u32::try_from(n).expect("fewer than 2^32 games")).collect()
+}
+
 /// Computes every scope. `engines` fixes the engine order (config order; engines found only in
 /// the records are appended); `anchor` fixes one engine's rating.
 pub fn compute(
@@ -160,159 +160,248 @@ pub fn compute(
     anchor: Option<(&str, f64)>,
     level: f64,
 ) -> Standings {
-    let mut names: Vec<String> = engines.to_vec();
-    for r in records {
-        for name in [&r.first, &r.second] {
-            if !names.contains(name) {
-                names.push(name.clone());
-            }
-        }
-    }
-    let scopes = scopes_of(records);
+    let (games, names) = observed::of_records(records);
+    compute_observed(&games, &names, engines, anchor, level)
+}
 
-    let mut standings = Standings::default();
-    for (scope, rs) in scopes {
-        let present: Vec<&String> = names
-            .iter()
-            .filter(|n| rs.iter().any(|r| &r.first == *n || &r.second == *n))
-            .collect();
-        let index = |name: &str| present.iter().position(|n| n.as_str() == name);
-        // A game pair that repeats an earlier one is left out; pairs sharing a game form one
-        // cluster. Without repeats the clusters are the pairs, numbered in pair-id order.
-        let clusters = repeats::of_records(&rs);
-        let games: Vec<FitGame> = rs
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| clusters.counted[i])
-            .filter_map(|(i, r)| {
-                Some(FitGame {
-                    a: index(&r.first)?,
-                    b: index(&r.second)?,
-                    points_a: points_of(r, &r.first)?,
-                    cluster: u64::from(clusters.cluster[i]),
-                })
-            })
-            .collect();
-        let anchor_index = anchor.and_then(|(name, elo)| index(name).map(|i| (i, elo)));
-        let fit = rating::fit(
-            present.len(),
-            &games,
-            &FitOptions {
-                anchor: anchor_index,
-                level,
-            },
-        );
-        let mut order: Vec<usize> = (0..present.len()).collect();
-        order.sort_by(|&a, &b| fit.elo[b].total_cmp(&fit.elo[a]).then(a.cmp(&b)));
-        if order.len() <= crate::ranks::MAX_ENGINES {
-            let ranked: Vec<&str> = order.iter().map(|&i| present[i].as_str()).collect();
-            standings
-                .ranks
-                .extend(crate::ranks::compute(&scope, &ranked, &order, &fit));
+/// [`compute`] on observations (see [`observed`]): the same tables, from a few numbers a game.
+pub fn compute_observed(
+    games: &[Observation],
+    names: &Names,
+    engines: &[String],
+    anchor: Option<(&str, f64)>,
+    level: f64,
+) -> Standings {
+    // Config order, then the order the games name them; `None` for a config engine with no
+    // game.
+    let mut order: Vec<(&str, Option<u32>)> = engines
+        .iter()
+        .map(|n| (n.as_str(), names.engines.get(n)))
+        .collect();
+    let mut listed = vec![false; names.engines.len()];
+    for (_, id) in &order {
+        if let Some(id) = id {
+            listed[*id as usize] = true;
         }
-        for (rank, &i) in order.iter().enumerate() {
-            let name = present[i].as_str();
-            let (mut wins, mut draws, mut losses) = (0, 0, 0);
-            for p in rs.iter().filter_map(|r| points_of(r, name)) {
-                match p {
-                    1.0 => wins += 1,
-                    0.0 => losses += 1,
-                    _ => draws += 1,
-                }
-            }
-            let played = wins + draws + losses;
-            let all_won = played > 0 && wins == played;
-            let all_lost = played > 0 && losses == played;
-            let points = wins as f64 + draws as f64 / 2.0;
-            let pct = |x: f64| {
-                if played == 0 {
-                    0.0
-                } else {
-                    round1(100.0 * x / played as f64)
-                }
-            };
-            standings.ratings.push(RatingRow {
-                scope: scope.clone(),
-                rank: rank + 1,
-                engine: name.to_owned(),
-                elo: round1(fit.elo[i]),
-                // A perfect score puts no bound on one side: the prior makes the rating finite,
-                // not the data, so that side is left open rather than reported falsely tight.
-                ci_low: (!all_lost).then(|| round1(fit.elo[i] - fit.err[i])),
-                ci_high: (!all_won).then(|| round1(fit.elo[i] + fit.err[i])),
-                err95: (!all_won && !all_lost).then(|| round1(fit.err[i])),
-                games: played,
-                wins,
-                draws,
-                losses,
-                points,
-                score_pct: pct(points),
-                draw_pct: pct(draws as f64),
-                los_next: order
-                    .get(rank + 1)
-                    .and_then(|&next| fit.los(i, next))
-                    .map(|l| round1(100.0 * l)),
-                flags: fit.flags[i].words(),
-                n_eff: clusters.n_eff(|g| points_of(rs[g], name).is_some()),
-            });
-        }
-        for (x, a) in present.iter().enumerate() {
-            for b in &present[x + 1..] {
-                if let Some(row) = head_to_head(&scope, a, b, &rs, &clusters, level) {
-                    standings.pairs.push(row);
-                }
+    }
+    for g in games {
+        for e in [g.first, g.second] {
+            if !std::mem::replace(&mut listed[e as usize], true) {
+                order.push((names.engine(e), Some(e)));
             }
         }
     }
-    standings.boards = crate::boards::compute(records, level);
+    drop(listed);
+    let mut standings = Standings::default();
+    for (scope, members) in scopes_of(games, names) {
+        let rs: Vec<&Observation> = members.iter().map(|&i| &games[i as usize]).collect();
+        drop(members);
+        scope_tables(&mut standings, &scope, &rs, &order, anchor, level);
+    }
+    standings.boards = crate::boards::compute_observed(games, names, level);
     standings
 }
 
-/// The head-to-head row of `a` and `b` in `records`: W/D/L over every game they played; the
-/// estimate (pentanomial when every counted game sits in a complete pair, else trinomial) and
-/// the pentanomial counts over the counted games of `clusters` (a repeated pair once).
+/// One scope's rows of ratings.csv, pairs.csv and ranks.csv, appended to `standings`.
+fn scope_tables(
+    standings: &mut Standings,
+    scope: &str,
+    rs: &[&Observation],
+    order: &[(&str, Option<u32>)],
+    anchor: Option<(&str, f64)>,
+    level: f64,
+) {
+    let mut plays = vec![
+        false;
+        order
+            .iter()
+            .filter_map(|e| e.1)
+            .max()
+            .map_or(0, |m| m as usize + 1)
+    ];
+    for r in rs {
+        for e in [r.first, r.second] {
+            if let Some(p) = plays.get_mut(e as usize) {
+                *p = true;
+            }
+        }
+    }
+    // Engines of the scope, in engine order: (name, index into the names).
+    let present: Vec<(&str, u32)> = order
+        .iter()
+        .filter_map(|&(n, id)| id.filter(|&i| plays[i as usize]).map(|i| (n, i)))
+        .collect();
+    let mut local = vec![None; plays.len()];
+    for (k, &(_, id)) in present.iter().enumerate() {
+        local[id as usize] = Some(k);
+    }
+    let index = |id: u32| local.get(id as usize).copied().flatten();
+    // A game pair that repeats an earlier one is left out; pairs sharing a game form one
+    // cluster. Without repeats the clusters are the pairs, numbered in pair-id order.
+    let clusters = repeats::of_observations(rs);
+    let games: Vec<FitGame> = rs
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| clusters.counted[i])
+        .filter_map(|(i, r)| {
+            Some(FitGame {
+                a: index(r.first)?,
+                b: index(r.second)?,
+                points_a: r.points_of(r.first)?,
+                cluster: u64::from(clusters.cluster[i]),
+            })
+        })
+        .collect();
+    let anchor_index = anchor.and_then(|(name, elo)| {
+        present
+            .iter()
+            .position(|(n, _)| *n == name)
+            .map(|i| (i, elo))
+    });
+    let fit = rating::fit(
+        present.len(),
+        &games,
+        &FitOptions {
+            anchor: anchor_index,
+            level,
+        },
+    );
+    drop(games);
+    let mut ranked: Vec<usize> = (0..present.len()).collect();
+    ranked.sort_by(|&a, &b| fit.elo[b].total_cmp(&fit.elo[a]).then(a.cmp(&b)));
+    if ranked.len() <= crate::ranks::MAX_ENGINES {
+        let names: Vec<&str> = ranked.iter().map(|&i| present[i].0).collect();
+        standings
+            .ranks
+            .extend(crate::ranks::compute(scope, &names, &ranked, &fit));
+    }
+    rating_rows(
+        standings, scope, rs, &present, &local, &ranked, &fit, &clusters,
+    );
+    for (x, a) in present.iter().enumerate() {
+        for b in &present[x + 1..] {
+            if let Some(row) = head_to_head(scope, *a, *b, rs, &clusters, level) {
+                standings.pairs.push(row);
+            }
+        }
+    }
+}
+
+/// One scope's rows of ratings.csv, in rank order, appended to `standings`: `present` are the
+/// scope's engines (name, index into the names), `local` their positions by index, `ranked`
+/// the positions in rank order.
+#[allow(clippy::too_many_arguments)] // the scope's parts, computed once by the caller
+fn rating_rows(
+    standings: &mut Standings,
+    scope: &str,
+    rs: &[&Observation],
+    present: &[(&str, u32)],
+    local: &[Option<usize>],
+    ranked: &[usize],
+    fit: &rating::Fit,
+    clusters: &repeats::Clusters,
+) {
+    let index = |id: u32| local.get(id as usize).copied().flatten();
+    // Wins, draws and losses of each present engine.
+    let mut wdl = vec![[0u64; 3]; present.len()];
+    for r in rs {
+        for e in [r.first, r.second] {
+            if let (Some(k), Some(p)) = (index(e), r.points_of(e)) {
+                wdl[k][slot(p)] += 1;
+            }
+        }
+    }
+    for (rank, &i) in ranked.iter().enumerate() {
+        let (name, id) = present[i];
+        let [wins, draws, losses] = wdl[i];
+        let played = wins + draws + losses;
+        let all_won = played > 0 && wins == played;
+        let all_lost = played > 0 && losses == played;
+        let points = wins as f64 + draws as f64 / 2.0;
+        let pct = |x: f64| {
+            if played == 0 {
+                0.0
+            } else {
+                round1(100.0 * x / played as f64)
+            }
+        };
+        standings.ratings.push(RatingRow {
+            scope: scope.to_owned(),
+            rank: rank + 1,
+            engine: name.to_owned(),
+            elo: round1(fit.elo[i]),
+            // A perfect score puts no bound on one side: the prior makes the rating finite,
+            // not the data, so that side is left open rather than reported falsely tight.
+            ci_low: (!all_lost).then(|| round1(fit.elo[i] - fit.err[i])),
+            ci_high: (!all_won).then(|| round1(fit.elo[i] + fit.err[i])),
+            err95: (!all_won && !all_lost).then(|| round1(fit.err[i])),
+            games: played,
+            wins,
+            draws,
+            losses,
+            points,
+            score_pct: pct(points),
+            draw_pct: pct(draws as f64),
+            los_next: ranked
+                .get(rank + 1)
+                .and_then(|&next| fit.los(i, next))
+                .map(|l| round1(100.0 * l)),
+            flags: fit.flags[i].words(),
+            n_eff: clusters.n_eff(|g| rs[g].points_of(id).is_some()),
+        });
+    }
+}
+
+/// The W/D/L slot of a score: 0 a win, 1 a draw, 2 a loss.
+fn slot(points: f64) -> usize {
+    match points {
+        1.0 => 0,
+        0.5 => 1,
+        _ => 2,
+    }
+}
+
+/// The head-to-head row of `a` and `b` (name, index) in `records`: W/D/L over every game they
+/// played; the estimate (pentanomial when every counted game sits in a complete pair, else
+/// trinomial) and the pentanomial counts over the counted games of `clusters` (a repeated pair
+/// once). `None` when they never met or one of their games has no result.
 fn head_to_head(
     scope: &str,
-    a: &str,
-    b: &str,
-    records: &[&GameRecord],
+    (a_name, a): (&str, u32),
+    (b_name, b): (&str, u32),
+    records: &[&Observation],
     clusters: &repeats::Clusters,
     level: f64,
 ) -> Option<PairRow> {
-    let meets = |r: &GameRecord| (r.first == a && r.second == b) || (r.first == b && r.second == a);
-    let meet: Vec<usize> = (0..records.len()).filter(|&i| meets(records[i])).collect();
-    if meet.is_empty() {
+    let mut wdl = [0u64; 3];
+    let mut counted_wdl = [0u64; 3];
+    // (pair id, A's points doubled) of each counted game: sorted, a pair's legs are adjacent.
+    let mut legs: Vec<(u64, u8)> = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        if !r.between(a, b) {
+            continue;
+        }
+        let p = r.points_of(a)?;
+        wdl[slot(p)] += 1;
+        if clusters.counted[i] {
+            counted_wdl[slot(p)] += 1;
+            legs.push((r.pair, (2.0 * p) as u8));
+        }
+    }
+    let [wins, draws, losses] = wdl;
+    if wins + draws + losses == 0 {
         return None;
     }
-    let (mut wins, mut draws, mut losses) = (0, 0, 0);
-    let (mut counted_wdl, mut by_pair) = ([0u64; 3], BTreeMap::<u64, Vec<f64>>::new());
-    for &i in &meet {
-        let r = records[i];
-        let p = points_of(r, a)?;
-        let slot = match p {
-            1.0 => 0,
-            0.5 => 1,
-            _ => 2,
-        };
-        match slot {
-            0 => wins += 1,
-            1 => draws += 1,
-            _ => losses += 1,
-        }
-        if clusters.counted[i] {
-            counted_wdl[slot] += 1;
-            by_pair.entry(r.pair).or_default().push(p);
-        }
-    }
+    legs.sort_unstable();
     let mut penta = [0u64; 5];
     let mut all_paired = true;
-    for points in by_pair.values() {
-        if points.len() == 2 {
-            penta[((points[0] + points[1]) * 2.0).round() as usize] += 1;
-        } else {
-            all_paired = false;
+    for pair in legs.chunk_by(|x, y| x.0 == y.0) {
+        match pair {
+            [(_, p), (_, q)] => penta[usize::from(p + q)] += 1,
+            _ => all_paired = false,
         }
     }
+    drop(legs);
     let estimate = if all_paired {
         rating::pentanomial(penta, level)
     } else {
@@ -322,8 +411,8 @@ fn head_to_head(
     let games = wins + draws + losses;
     Some(PairRow {
         scope: scope.to_owned(),
-        engine_a: a.to_owned(),
-        engine_b: b.to_owned(),
+        engine_a: a_name.to_owned(),
+        engine_b: b_name.to_owned(),
         games,
         wins_a: wins,
         draws,
@@ -338,7 +427,7 @@ fn head_to_head(
         penta_2: penta[2],
         penta_3: penta[3],
         penta_4: penta[4],
-        n_eff: clusters.n_eff(|i| meets(records[i]) && points_of(records[i], a).is_some()),
+        n_eff: clusters.n_eff(|i| records[i].between(a, b) && records[i].points_of(a).is_some()),
     })
 }
 
@@ -346,18 +435,30 @@ fn head_to_head(
 /// `Elo: 55.6 +/- 27.7, nElo: 57.9 +/- 28.3, LOS: 100.0 %, DrawRatio: 21.7 %, Ptnml(0-2): […]`.
 /// `None` unless exactly two engines played and every game sits in a complete pair.
 pub fn two_engine_line(records: &[GameRecord], level: f64) -> Option<String> {
-    let mut names: Vec<&str> = Vec::new();
-    for r in records {
-        for n in [r.first.as_str(), r.second.as_str()] {
-            if !names.contains(&n) {
-                names.push(n);
+    let (games, names) = observed::of_records(records);
+    two_engine_line_observed(&games, &names, level)
+}
+
+/// [`two_engine_line`] on observations.
+pub fn two_engine_line_observed(
+    games: &[Observation],
+    names: &Names,
+    level: f64,
+) -> Option<String> {
+    let mut engines: Vec<u32> = Vec::new();
+    for g in games {
+        for e in [g.first, g.second] {
+            if !engines.contains(&e) {
+                engines.push(e);
             }
         }
     }
-    let [a, b] = names[..] else { return None };
-    let refs: Vec<&GameRecord> = records.iter().collect();
-    let clusters = repeats::of_records(&refs);
+    let [a, b] = engines[..] else { return None };
+    let (a, b) = ((names.engine(a), a), (names.engine(b), b));
+    let refs: Vec<&Observation> = games.iter().collect();
+    let clusters = repeats::of_observations(&refs);
     let row = head_to_head("all", a, b, &refs, &clusters, level)?;
+    let (a, b) = (a.0, b.0);
     let penta = [
         row.penta_0,
         row.penta_1,

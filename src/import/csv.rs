@@ -51,8 +51,7 @@ fn csv_columns(headers: &csv::StringRecord) -> Result<Columns, String> {
 }
 
 /// The separator of a CSV: the most frequent of `,`, `;` and tab in the header line.
-fn sniff_delimiter(text: &str) -> u8 {
-    let header = text.lines().next().unwrap_or("");
+fn sniff_delimiter(header: &str) -> u8 {
     [b',', b';', b'\t']
         .into_iter()
         .max_by_key(|&d| (header.bytes().filter(|&b| b == d).count(), d == b','))
@@ -61,14 +60,24 @@ fn sniff_delimiter(text: &str) -> u8 {
 
 type Located<T> = Result<T, (Option<u64>, String)>;
 
+/// A CSV to read: its bytes after any byte order mark, as a stream.
+pub(super) struct CsvInput<R, Q> {
+    /// The bytes, from the header line on.
+    pub(super) bytes: R,
+    /// The header line (for the separator).
+    pub(super) header: String,
+    /// Whether the last line has a line end (else the last row may be cut off mid-write).
+    pub(super) complete: bool,
+    /// The count of `"` from a byte offset of `bytes` to the end.
+    pub(super) quotes_after: Q,
+}
+
 /// Refuses a last row holding an unmatched `"`: the csv reader takes everything after an
 /// unclosed quote, to the end of the file, as one field, so the rows after it would vanish
 /// into it (or, on the last line, the quote would pass unnoticed). A closed quoted field has
 /// an even number of `"` (`""` escapes one), so an odd count from the row's start is the sign.
-fn unclosed_quote(text: &str, row: &csv::StringRecord) -> Result<(), String> {
-    let start = row.position().map_or(0, |p| p.byte() as usize);
-    let rest = text.get(start..).unwrap_or_default();
-    if rest.bytes().filter(|&b| b == b'"').count() % 2 == 1 {
+fn unclosed_quote(quotes_from_row: usize) -> Result<(), String> {
+    if quotes_from_row % 2 == 1 {
         return Err(
             "a `\"` on this row is never closed (everything after it, to the end of the file, would be one field)"
                 .into(),
@@ -77,21 +86,39 @@ fn unclosed_quote(text: &str, row: &csv::StringRecord) -> Result<(), String> {
     Ok(())
 }
 
-/// Rows of a CSV: the rated ones, the count of unfinished ones and the count of all rows.
-pub(super) fn csv_games(text: &str, notes: &mut Vec<String>) -> Located<(Vec<Raw>, usize, usize)> {
+/// The fields of a record as text (invalid UTF-8 as U+FFFD, as in a lossy read of the whole
+/// file: no invalid sequence spans a separator), trimmed.
+fn text_fields(record: &csv::ByteRecord) -> csv::StringRecord {
+    record
+        .iter()
+        .map(|f| String::from_utf8_lossy(f).trim().to_owned())
+        .collect::<Vec<String>>()
+        .into()
+}
+
+/// The rows of a CSV, one by one: each rated row goes to `each`. Returns the count of
+/// unfinished rows and of all rows.
+///
+/// # Errors
+/// The line (when known) and message of the first malformed row, or what `each` returned.
+pub(super) fn csv_games<R: std::io::Read, Q: Fn(u64) -> std::io::Result<usize>>(
+    input: CsvInput<R, Q>,
+    notes: &mut Vec<String>,
+    mut each: impl FnMut(Raw) -> Located<()>,
+) -> Located<(usize, usize)> {
     let mut reader = csv::ReaderBuilder::new()
-        .delimiter(sniff_delimiter(text))
+        .delimiter(sniff_delimiter(&input.header))
         .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
-    let headers = reader
-        .headers()
-        .map_err(|e| (Some(1), e.to_string()))?
-        .clone();
+        .from_reader(input.bytes);
+    let headers = text_fields(
+        reader
+            .byte_headers()
+            .map_err(|e| (Some(1), e.to_string()))?,
+    );
     let columns = csv_columns(&headers).map_err(|m| (Some(1), m))?;
-    let complete = text.ends_with('\n');
-    let mut rows = reader.records().peekable();
-    let (mut raws, mut unfinished, mut total) = (Vec::new(), 0, 0);
+    let complete = input.complete;
+    let mut rows = reader.byte_records().peekable();
+    let (mut unfinished, mut total) = (0, 0);
     while let Some(row) = rows.next() {
         let last = rows.peek().is_none();
         let row = match row {
@@ -101,10 +128,15 @@ pub(super) fn csv_games(text: &str, notes: &mut Vec<String>) -> Located<(Vec<Raw
                 return Err((line, e.to_string()));
             }
         };
-        let line = row.position().map_or(0, csv::Position::line);
+        let position = row.position().cloned();
+        let line = position.as_ref().map_or(0, csv::Position::line);
         if last {
-            unclosed_quote(text, &row).map_err(|m| (Some(line), m))?;
+            let start = position.as_ref().map_or(0, csv::Position::byte);
+            let quotes = (input.quotes_after)(start)
+                .map_err(|e| (Some(line), format!("cannot read: {e}")))?;
+            unclosed_quote(quotes).map_err(|m| (Some(line), m))?;
         }
+        let row = text_fields(&row);
         if row.iter().all(str::is_empty) {
             continue;
         }
@@ -146,7 +178,7 @@ pub(super) fn csv_games(text: &str, notes: &mut Vec<String>) -> Located<(Vec<Raw
                 continue;
             }
         };
-        raws.push(Raw {
+        each(Raw {
             position,
             line,
             id: optional(columns.id).map(str::to_owned),
@@ -165,19 +197,7 @@ pub(super) fn csv_games(text: &str, notes: &mut Vec<String>) -> Located<(Vec<Raw
                     moves.split_whitespace(),
                 )
             }),
-        });
+        })?;
     }
-    Ok((raws, unfinished, total))
-}
-
-/// A CSV whose `game` column holds only numbers and that has no `game_id` column numbers its
-/// games there (arena's `game` is the game's name): those become the ids, not `game:` scopes.
-pub(super) fn numeric_game_column_is_an_id(raws: &mut [Raw], notes: &mut Vec<String>) {
-    let numeric = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
-    if raws.iter().all(|r| r.id.is_none()) && raws.iter().all(|r| numeric(&r.game)) {
-        for r in raws.iter_mut() {
-            r.id = Some(std::mem::take(&mut r.game));
-        }
-        notes.push("the `game` column holds numbers: read as game ids".into());
-    }
+    Ok((unfinished, total))
 }

@@ -5,11 +5,18 @@
 //!
 //! Reads only: writes no file and knows no game's rules (moves are never read). The rating maths
 //! lives in [`crate::rating`] and [`crate::standings`]; arena's own `games.csv` reader for
-//! resuming a run stays in [`crate::report::files`]. One concern a file: this one holds the
-//! types and the entry points; `csv` and `pgn` read the two formats into rows, `pairs`
-//! gives them ids and game pairs, `run` reads what the run beside the file says.
+//! resuming a run stays in [`crate::report::files`].
+//!
+//! Two passes, so that memory does not grow with the games' size: [`observe`] streams the file
+//! once into [`Observation`]s (40 bytes a game, names interned), which is all the ratings need;
+//! [`replay`] reads it again for the games' texts, one at a time ([`write_pgn`] writes
+//! `results.pgn` from it). [`read`] and [`parse`] do both and collect every game.
+//!
+//! One concern a file: this one holds the types and the entry points; `stream` gives a file's
+//! characters or bytes, `csv` and `pgn` read the two formats into rows, `scan` is the first
+//! pass (ids, meanings, repeats), `pairs` finds the game pairs, `replay` the second pass, `run`
+//! reads what the run beside the file says.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use crate::record::Termination;
@@ -17,14 +24,21 @@ use crate::record::Termination;
 mod csv;
 mod pairs;
 mod pgn;
+mod replay;
 mod run;
+mod scan;
+mod stream;
+#[cfg(test)]
+mod stream_tests;
 #[cfg(test)]
 mod tests;
 
 pub use pairs::{PairMode, Pairing};
+pub use replay::write_pgn;
 pub use run::{MAX_ANCHOR, RESOLVED_CONFIG, RunContext, parse_anchor, run_context};
 
 use crate::record::GameRecord;
+use crate::standings::{Names, Observation};
 
 /// The two input formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,21 +134,54 @@ struct Raw {
     fingerprint: Option<u64>,
 }
 
-/// Maps `items` front to back into a new vector, giving the input's memory back as the
-/// output grows: `into_iter().map().collect()` holds both whole vectors until the end, which
-/// for 500,000 rows is the input's size again. Order and results are the same.
-pub(crate) fn map_shrinking<T, U>(mut items: Vec<T>, mut f: impl FnMut(T) -> U) -> Vec<U> {
-    /// Items taken between two releases of the input's unused memory.
-    const STEP: usize = 1 << 16;
-    items.reverse();
-    let mut out = Vec::with_capacity(items.len());
-    while let Some(item) = items.pop() {
-        out.push(f(item));
-        if items.capacity() - items.len() >= STEP {
-            items.shrink_to_fit();
-        }
+/// What the ratings need of a file, a few numbers a game: [`observe`]'s answer. The games'
+/// texts (event, round, tags) are read again by [`replay`] when `results.pgn` is written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observed {
+    /// Rated games in game-id order (ids as [`Imported::record`] says).
+    pub games: Vec<Observation>,
+    /// The names the games' indices point to.
+    pub names: Names,
+    /// The format read.
+    pub format: InputFormat,
+    /// Where the game pairs came from.
+    pub pairing: Pairing,
+    /// Things the user should know (skipped games, unpaired games, a dropped last row).
+    pub notes: Vec<String>,
+    /// Whether every game's termination came from the file.
+    pub terminations_known: bool,
+    /// How [`replay`] reads the rows again as the first pass understood them.
+    plan: Plan,
+}
+
+/// What the first pass decided about the whole file, for the second.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Plan {
+    /// Rated rows.
+    rows: usize,
+    /// Game ids are the file's (else positions).
+    numeric_ids: bool,
+    /// A CSV's `game` column holds the ids.
+    game_is_id: bool,
+    /// PGN `Site` tags are not boards.
+    boards_dropped: bool,
+}
+
+impl Observed {
+    /// The game with id `id`.
+    fn find(&self, id: u64) -> Option<&Observation> {
+        self.games
+            .binary_search_by_key(&id, |g| g.game_id)
+            .ok()
+            .map(|i| &self.games[i])
     }
-    out
+}
+
+/// Where the rows come from: a file, read as a stream where the format allows (PGN), or text.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    File(&'a Path),
+    Text(&'a str),
 }
 
 /// Reads `path`, detecting the format from the extension (`.pgn`, `.csv`, `.tsv`) or else the
@@ -144,19 +191,61 @@ pub(crate) fn map_shrinking<T, U>(mut items: Vec<T>, mut f: impl FnMut(T) -> U) 
 /// [`ImportError`] for an unreadable file, a malformed row or game (with its line), or a file
 /// with nothing to rate.
 pub fn read(path: &Path, mode: PairMode) -> Result<Import, ImportError> {
+    let observed = observe(path, mode)?;
+    collect(Source::File(path), &path.display().to_string(), observed)
+}
+
+/// [`read`] without the games' texts: one pass over the file (a PGN is streamed, never held)
+/// into [`Observation`]s, 40 bytes a game; [`replay`] reads the rest again.
+///
+/// # Errors
+/// As [`read`].
+pub fn observe(path: &Path, mode: PairMode) -> Result<Observed, ImportError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| ImportError {
-        file: file.clone(),
+    let format = detect_file(path, &file)?;
+    scan::scan(Source::File(path), &file, format, mode)
+}
+
+/// The games of `path` again, as [`read`] gives them, one by one in file order, with the ids,
+/// pairs and repeats `observed` (from [`observe`] of the same file) found.
+///
+/// # Errors
+/// As [`read`]; also when the file changed since [`observe`] (fewer or other games), and
+/// whatever `each` returns.
+pub fn replay(
+    path: &Path,
+    observed: &Observed,
+    each: impl FnMut(Imported) -> Result<(), ImportError>,
+) -> Result<(), ImportError> {
+    replay::replay(
+        Source::File(path),
+        &path.display().to_string(),
+        observed,
+        each,
+    )
+}
+
+/// The format of `path`: by extension, else by its first character other than white space.
+fn detect_file(path: &Path, file: &str) -> Result<InputFormat, ImportError> {
+    let cannot = |e: std::io::Error| ImportError {
+        file: file.to_owned(),
         line: None,
         message: format!("cannot read: {e}"),
-    })?;
-    let text = String::from_utf8_lossy(&bytes);
-    let format = detect(path, &text);
-    let (raws, notes) = rows(&text, &file, format)?;
-    // The rows own what they need: the file's text goes before ids and pairs are built.
-    drop(text);
-    drop(bytes);
-    finish(raws, notes, &file, format, mode)
+    };
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if matches!(ext.as_deref(), Some("pgn" | "csv" | "tsv")) {
+        return Ok(detect(path, ""));
+    }
+    let mut chars = stream::FileChars::new(std::io::BufReader::new(
+        std::fs::File::open(path).map_err(cannot)?,
+    ));
+    let first = chars.find(|c| !c.is_whitespace() && *c != '\u{feff}');
+    if let Some(e) = chars.error.take() {
+        return Err(cannot(e));
+    }
+    Ok(detect(path, &first.map(String::from).unwrap_or_default()))
 }
 
 /// The format of a file: by extension, else by content.
@@ -188,105 +277,102 @@ pub fn parse(
     format: InputFormat,
     mode: PairMode,
 ) -> Result<Import, ImportError> {
-    let (raws, notes) = rows(text, file, format)?;
-    finish(raws, notes, file, format, mode)
+    let observed = scan::scan(Source::Text(text), file, format, mode)?;
+    collect(Source::Text(text), file, observed)
 }
 
-/// The first half of [`parse`]: the rated rows of the text, with notes; refuses a file with
-/// nothing to rate.
-fn rows(
-    text: &str,
+/// The second pass of [`read`] and [`parse`]: every game with its texts, in file order.
+fn collect(source: Source<'_>, file: &str, observed: Observed) -> Result<Import, ImportError> {
+    let mut games = Vec::with_capacity(observed.games.len());
+    replay::replay(source, file, &observed, |g| {
+        games.push(g);
+        Ok(())
+    })?;
+    Ok(Import {
+        games,
+        format: observed.format,
+        pairing: observed.pairing,
+        notes: observed.notes,
+    })
+}
+
+/// A line number no file reaches: what a row callback returns to stop reading.
+const STOP: u64 = u64::MAX;
+
+/// Reads the rows of `source` one by one into `each` (which may return an error with its
+/// line, or [`STOP`]), with the notes of the reader; refuses an empty file. Returns the count
+/// of unfinished games and of all games.
+fn each_raw(
+    source: Source<'_>,
     file: &str,
     format: InputFormat,
-) -> Result<(Vec<Raw>, Vec<String>), ImportError> {
+    notes: &mut Vec<String>,
+    mut each: impl FnMut(Raw) -> Result<(), (u64, String)>,
+) -> Result<(usize, usize), ImportError> {
     let err = |line: Option<u64>, message: String| ImportError {
         file: file.to_owned(),
         line,
         message,
     };
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.trim().is_empty() {
-        return Err(err(None, "nothing to rate: the file is empty".into()));
-    }
-    let mut notes = Vec::new();
-    let (raws, unfinished, total) = match format {
-        InputFormat::Csv => csv::csv_games(text, &mut notes).map_err(|(l, m)| err(l, m))?,
-        InputFormat::Pgn => pgn::pgn_games(text).map_err(|(l, m)| err(Some(l), m))?,
-    };
-    if unfinished > 0 {
-        notes.push(format!(
-            "{unfinished} unfinished game{} (`*`) skipped",
-            plural(unfinished)
-        ));
-    }
-    if raws.is_empty() {
-        let what = match format {
-            InputFormat::Csv => "rows",
-            InputFormat::Pgn => "games",
-        };
-        return Err(err(
-            None,
-            if total == 0 {
-                format!("nothing to rate: no {what} found")
-            } else {
-                format!("nothing to rate: all {total} {what} are unfinished (`*`)")
-            },
-        ));
-    }
-    Ok((raws, notes))
-}
-
-/// The second half of [`parse`]: what the rows' columns or tags mean here, their ids and
-/// game pairs.
-fn finish(
-    mut raws: Vec<Raw>,
-    mut notes: Vec<String>,
-    file: &str,
-    format: InputFormat,
-    mode: PairMode,
-) -> Result<Import, ImportError> {
-    match format {
-        InputFormat::Csv => csv::numeric_game_column_is_an_id(&mut raws, &mut notes),
-        InputFormat::Pgn => pgn::sites_that_are_boards(&mut raws, &mut notes),
-    }
-    let games = pairs::assign_ids(raws, file, format)?;
-    let (mut games, pairing) = pairs::assign_pairs(games, mode, &mut notes);
-    mark_repeats(&mut games);
-    Ok(Import {
-        games,
-        format,
-        pairing,
-        notes,
-    })
-}
-
-/// Sets `repeat_of` of imported games as a run does ([`crate::repeats::mark`]), comparing the
-/// moves by their fingerprint: same board, game, players in the same colours, result and
-/// fingerprint. A game without moves repeats nothing. Two different move lists share a 64-bit
-/// fingerprint with probability about 2⁻⁶⁴ per pair of games.
-fn mark_repeats(games: &mut [Imported]) {
-    let mut order: Vec<usize> = (0..games.len()).collect();
-    order.sort_by_key(|&i| games[i].record.game_id);
-    let mut first: HashMap<(&str, &str, &str, &str, &str, u64), u64> = HashMap::new();
-    let mut marks = vec![None; games.len()];
-    for i in order {
-        let r = &games[i].record;
-        if let Some(fp) = games[i].fingerprint {
-            let key = (
-                r.board.as_str(),
-                r.game.as_str(),
-                r.first.as_str(),
-                r.second.as_str(),
-                r.result.as_str(),
-                fp,
-            );
-            let original = *first.entry(key).or_insert(r.game_id);
-            marks[i] = (original != r.game_id).then_some(original);
+    let empty = || err(None, "nothing to rate: the file is empty".into());
+    let cannot = |e: std::io::Error| err(None, format!("cannot read: {e}"));
+    match source {
+        Source::Text(text) => {
+            let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+            if text.trim().is_empty() {
+                return Err(empty());
+            }
+            match format {
+                InputFormat::Csv => {
+                    let input = csv::CsvInput {
+                        bytes: text.as_bytes(),
+                        header: text.lines().next().unwrap_or("").to_owned(),
+                        complete: text.ends_with('\n'),
+                        quotes_after: |byte: u64| {
+                            Ok(text.as_bytes()[byte as usize..]
+                                .iter()
+                                .filter(|&&b| b == b'"')
+                                .count())
+                        },
+                    };
+                    csv::csv_games(input, notes, |raw| each(raw).map_err(|(l, m)| (Some(l), m)))
+                        .map_err(|(l, m)| err(l, m))
+                }
+                InputFormat::Pgn => {
+                    pgn::pgn_games(text.chars(), each).map_err(|(l, m)| err(Some(l), m))
+                }
+            }
         }
-    }
-    drop(first);
-    for (g, mark) in games.iter_mut().zip(marks) {
-        g.record.repeat_of = mark;
+        Source::File(path) => {
+            let open = || std::fs::File::open(path).map(std::io::BufReader::new);
+            let mut chars = stream::FileChars::new(open().map_err(cannot)?);
+            if format == InputFormat::Csv {
+                // Only to refuse a blank file as empty, as the text reader does: stops at the
+                // first character that is not white space.
+                let blank = chars.find(|c| !c.is_whitespace()).is_none();
+                if let Some(e) = chars.error.take() {
+                    return Err(cannot(e));
+                }
+                if blank {
+                    return Err(empty());
+                }
+                let input = stream::csv_input(path).map_err(cannot)?;
+                return csv::csv_games(input, notes, |raw| {
+                    each(raw).map_err(|(l, m)| (Some(l), m))
+                })
+                .map_err(|(l, m)| err(l, m));
+            }
+            let read = pgn::pgn_games(&mut chars, &mut each);
+            if let Some(e) = chars.error.take() {
+                return Err(cannot(e));
+            }
+            let counts = read.map_err(|(l, m)| err(Some(l), m))?;
+            if chars.seen_text {
+                Ok(counts)
+            } else {
+                Err(empty())
+            }
+        }
     }
 }
 

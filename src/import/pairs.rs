@@ -2,21 +2,14 @@
 //! pairs by a `pair` column or `Pair` tags, consecutive swapped games, or swapped games of one
 //! round (the clusters of the rating intervals).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::record::{GameRecord, Termination};
+use crate::standings::observed::Interner;
 
-use super::{ImportError, Imported, InputFormat, Raw, map_shrinking, plural};
-
-/// What pairing needs of a row besides its game: its place in the file, its round and its
-/// `pair` column or tag.
-pub(super) struct Key {
-    position: usize,
-    round: Option<String>,
-    pair: Option<String>,
-}
+use super::plural;
+use super::scan::{Key, Row};
 
 /// How games are grouped into game pairs (the clusters of the rating intervals).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,99 +74,24 @@ pub enum Pairing {
     None,
 }
 
-/// Assigns game ids: the file's when every game has a numeric one (duplicates are an error),
-/// else the position in the file. The players, board, game and event move into the record:
-/// the row keeps only what pairing needs besides them (position, round, `pair` key).
-pub(super) fn assign_ids(
-    raws: Vec<Raw>,
-    file: &str,
-    format: InputFormat,
-) -> Result<Vec<(Key, Imported)>, ImportError> {
-    let numeric: Option<Vec<u64>> = raws
-        .iter()
-        .map(|r| r.id.as_deref().and_then(|i| i.parse().ok()))
-        .collect();
-    if let Some(ids) = &numeric {
-        let mut seen: HashMap<u64, u64> = HashMap::new();
-        for (id, raw) in ids.iter().zip(&raws) {
-            if let Some(before) = seen.insert(*id, raw.line) {
-                return Err(ImportError {
-                    file: file.to_owned(),
-                    line: Some(raw.line),
-                    message: format!("game id {id} is used twice (also on line {before})"),
-                });
-            }
-        }
-    }
-    // One id a row when the file's are used, else none.
-    let mut ids = numeric.iter().flatten();
-    Ok(map_shrinking(raws, |mut raw| {
-        let game_id = ids.next().copied().unwrap_or(raw.position as u64);
-        let round: u32 = raw
-            .round
-            .as_deref()
-            .and_then(|r| r.split('.').next())
-            .and_then(|r| r.parse().ok())
-            .unwrap_or(0);
-        let round_text = match (format, &raw.round, &numeric) {
-            // CSV with numeric ids: arena's `round.game_id`.
-            (InputFormat::Csv, _, Some(_)) => format!("{round}.{game_id}"),
-            // Else the round as written.
-            (_, Some(r), _) => r.clone(),
-            (_, None, _) => "?".into(),
-        };
-        let imported = Imported {
-            record: GameRecord {
-                game_id,
-                round,
-                board: std::mem::take(&mut raw.board),
-                game: std::mem::take(&mut raw.game),
-                first: std::mem::take(&mut raw.first),
-                second: std::mem::take(&mut raw.second),
-                result: raw.result.to_owned(),
-                termination: raw.termination.unwrap_or(Termination::Normal),
-                ..GameRecord::default()
-            },
-            event: raw.event.take(),
-            round_text,
-            termination_known: raw.termination.is_some(),
-            fingerprint: raw.fingerprint,
-        };
-        let key = Key {
-            position: raw.position,
-            round: raw.round,
-            pair: raw.pair,
-        };
-        (key, imported)
-    }))
-}
-
-/// A row as pairing sees it: where it was in the file (its round and `pair` key) and its
-/// game.
-type Row<'a> = (&'a Key, &'a GameRecord);
-
 /// Whether two games have the same board and swapped players.
-fn swapped(a: &GameRecord, b: &GameRecord) -> bool {
+fn swapped(a: &Row, b: &Row) -> bool {
     a.first == b.second && a.second == b.first && a.board == b.board && a.game == b.game
 }
 
-/// Pairs (indices into `raws`) by consecutive file positions 2k, 2k+1. The flag says whether
+/// Pairs (indices into `rows`) by consecutive file positions 2k, 2k+1. The flag says whether
 /// every such pair with both games rated swaps players.
-fn consecutive_pairs(raws: &[Row<'_>]) -> (Vec<(usize, usize)>, bool) {
-    let by_position: BTreeMap<usize, usize> = raws
-        .iter()
-        .enumerate()
-        .map(|(i, (r, _))| (r.position, i))
-        .collect();
+fn consecutive_pairs(rows: &[Row]) -> (Vec<(usize, usize)>, bool) {
     let mut pairs = Vec::new();
     let mut consistent = true;
-    for (&position, &i) in &by_position {
-        if position % 2 == 1 {
+    // Rows are in file order: the game at position 2k + 1, if rated, is the next row.
+    for (i, r) in rows.iter().enumerate() {
+        if r.position % 2 == 1 {
             continue;
         }
-        if let Some(&j) = by_position.get(&(position + 1)) {
-            if swapped(raws[i].1, raws[j].1) {
-                pairs.push((i, j));
+        if let Some(next) = rows.get(i + 1).filter(|n| n.position == r.position + 1) {
+            if swapped(r, next) {
+                pairs.push((i, i + 1));
             } else {
                 consistent = false;
             }
@@ -182,31 +100,43 @@ fn consecutive_pairs(raws: &[Row<'_>]) -> (Vec<(usize, usize)>, bool) {
     (pairs, consistent)
 }
 
+/// The games of one (round, board, players) group, as far as pairing cares.
+#[derive(Clone, Copy)]
+enum Group {
+    One(u32),
+    Two(u32, u32),
+    More,
+}
+
 /// Pairs by (round, board, players): groups of exactly two swapped games. The flag says
 /// whether every group fits (has a round, at most two games, swapped when two).
-fn round_pairs(raws: &[Row<'_>]) -> (Vec<(usize, usize)>, bool) {
-    let mut groups: BTreeMap<(&str, &str, &str, &str, &str), Vec<usize>> = BTreeMap::new();
+fn round_pairs(rows: &[Row]) -> (Vec<(usize, usize)>, bool) {
+    let mut groups: HashMap<(Key, u32, u32, u32, u32), Group> = HashMap::new();
     let mut consistent = true;
-    for (i, (raw, r)) in raws.iter().enumerate() {
-        let Some(round) = raw.round.as_deref() else {
+    for (i, r) in rows.iter().enumerate() {
+        let Some(round) = r.round else {
             consistent = false;
             continue;
         };
-        let (lo, hi) = if r.first < r.second {
-            (&r.first, &r.second)
-        } else {
-            (&r.second, &r.first)
-        };
+        let (lo, hi) = (r.first.min(r.second), r.first.max(r.second));
+        let i = i as u32;
         groups
-            .entry((round, &r.game, &r.board, lo, hi))
-            .or_default()
-            .push(i);
+            .entry((round, r.game, r.board, lo, hi))
+            .and_modify(|g| {
+                *g = match *g {
+                    Group::One(j) => Group::Two(j, i),
+                    _ => Group::More,
+                }
+            })
+            .or_insert(Group::One(i));
     }
     let mut pairs = Vec::new();
-    for members in groups.values() {
-        match members[..] {
-            [i, j] if swapped(raws[i].1, raws[j].1) => pairs.push((i, j)),
-            [_] => {}
+    for group in groups.into_values() {
+        match group {
+            Group::Two(i, j) if swapped(&rows[i as usize], &rows[j as usize]) => {
+                pairs.push((i as usize, j as usize));
+            }
+            Group::One(_) => {}
             _ => consistent = false,
         }
     }
@@ -214,60 +144,66 @@ fn round_pairs(raws: &[Row<'_>]) -> (Vec<(usize, usize)>, bool) {
     (pairs, consistent)
 }
 
-/// Sets every record's `pair` (cluster id) and says how.
+/// Every row's game pair (cluster id), and how the pairs were found; the note says so.
+/// `long` holds the long `Pair` and `Round` texts of the rows' keys.
 pub(super) fn assign_pairs(
-    games: Vec<(Key, Imported)>,
+    rows: &[Row],
     mode: PairMode,
+    long: &Interner,
     notes: &mut Vec<String>,
-) -> (Vec<Imported>, Pairing) {
-    let raws: Vec<Row<'_>> = games.iter().map(|(r, g)| (r, &g.record)).collect();
-    let given = raws.iter().any(|(r, _)| r.pair.is_some());
+) -> (Vec<u64>, Pairing) {
+    let given = rows.iter().any(|r| r.pair.is_some());
+    let mut found = None;
     let pairing = match mode {
         PairMode::Auto if given => Pairing::Given,
         PairMode::Auto => {
-            let (pairs, consistent) = consecutive_pairs(&raws);
-            let (round, round_consistent) = round_pairs(&raws);
+            let (pairs, consistent) = consecutive_pairs(rows);
             if consistent && !pairs.is_empty() {
+                found = Some(pairs);
                 Pairing::Consecutive
-            } else if round_consistent && !round.is_empty() {
-                Pairing::Round
             } else {
-                Pairing::None
+                let (round, round_consistent) = round_pairs(rows);
+                if round_consistent && !round.is_empty() {
+                    found = Some(round);
+                    Pairing::Round
+                } else {
+                    Pairing::None
+                }
             }
         }
         PairMode::Consecutive => Pairing::Consecutive,
         PairMode::Round => Pairing::Round,
         PairMode::None => Pairing::None,
     };
-    let mut cluster: Vec<Option<u64>> = vec![None; raws.len()];
+    let mut cluster: Vec<Option<u64>> = vec![None; rows.len()];
     let how = match pairing {
         Pairing::Given => {
-            let keys: Vec<Option<&str>> = raws.iter().map(|(r, _)| r.pair.as_deref()).collect();
-            let numeric: Option<Vec<u64>> = keys
+            let numeric = rows
                 .iter()
-                .flatten()
-                .map(|k| k.parse::<u64>().ok())
-                .collect();
-            let mut text_ids: BTreeMap<&str, u64> = BTreeMap::new();
-            for (i, key) in keys.iter().enumerate() {
-                if let Some(key) = key {
-                    cluster[i] = Some(match &numeric {
-                        Some(_) => key.parse().unwrap_or_default(),
-                        None => {
-                            let next = text_ids.len() as u64;
-                            *text_ids.entry(key).or_insert(next)
-                        }
+                .filter_map(|r| r.pair)
+                .all(|k| k.text(long).parse::<u64>().is_ok());
+            // Text keys are numbered in order of first appearance.
+            let mut text_ids: HashMap<Key, u64> = HashMap::new();
+            for (i, r) in rows.iter().enumerate() {
+                if let Some(key) = r.pair {
+                    cluster[i] = Some(if numeric {
+                        key.text(long).parse().unwrap_or_default()
+                    } else {
+                        let next = text_ids.len() as u64;
+                        *text_ids.entry(key).or_insert(next)
                     });
                 }
             }
             "from the file's pair column or Pair tags"
         }
         Pairing::Consecutive | Pairing::Round => {
-            let (pairs, _) = if pairing == Pairing::Consecutive {
-                consecutive_pairs(&raws)
-            } else {
-                round_pairs(&raws)
-            };
+            let pairs = found.unwrap_or_else(|| {
+                if pairing == Pairing::Consecutive {
+                    consecutive_pairs(rows).0
+                } else {
+                    round_pairs(rows).0
+                }
+            });
             for (k, (i, j)) in pairs.into_iter().enumerate() {
                 cluster[i] = Some(k as u64);
                 cluster[j] = Some(k as u64);
@@ -282,21 +218,24 @@ pub(super) fn assign_pairs(
     };
     // Unpaired games get their own clusters after every pair's.
     let mut next = cluster.iter().flatten().max().map_or(0, |m| m + 1);
+    let mut sorted: Vec<u64> = cluster.iter().flatten().copied().collect();
+    sorted.sort_unstable();
+    let pairs = sorted
+        .chunk_by(|a, b| a == b)
+        .filter(|c| c.len() == 2)
+        .count();
+    drop(sorted);
     let mut unpaired = 0;
-    let mut sizes: BTreeMap<u64, usize> = BTreeMap::new();
-    for c in cluster.iter().flatten() {
-        *sizes.entry(*c).or_default() += 1;
-    }
-    let pairs = sizes.values().filter(|&&n| n == 2).count();
-    let mut cluster = cluster.into_iter();
-    let games: Vec<Imported> = map_shrinking(games, |(_, mut imported)| {
-        imported.record.pair = cluster.next().flatten().unwrap_or_else(|| {
-            unpaired += 1;
-            next += 1;
-            next - 1
-        });
-        imported
-    });
+    let clusters: Vec<u64> = cluster
+        .into_iter()
+        .map(|c| {
+            c.unwrap_or_else(|| {
+                unpaired += 1;
+                next += 1;
+                next - 1
+            })
+        })
+        .collect();
     let mut note = format!("game pairs: {how}");
     if pairing != Pairing::None {
         note.push_str(&format!("; {pairs} pair{}", plural(pairs)));
@@ -305,5 +244,5 @@ pub(super) fn assign_pairs(
         }
     }
     notes.push(note);
-    (games, pairing)
+    (clusters, pairing)
 }

@@ -2,7 +2,6 @@
 //! 1994), games split at result markers or repeated tags, into rows with their lines. Moves
 //! are not interpreted: only hashed, to find games that repeat others.
 
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use super::{Raw, Score, check_players, parse_score};
@@ -34,13 +33,13 @@ impl PgnGame {
 
 /// A PGN lexer: tag pairs, comments (`{…}`, `;…`), variations (`(…)`), escape lines (`%…`),
 /// move text tokens and the game termination markers (PGN standard, 1994, sections 8 and 6).
-struct Lexer<'a> {
-    chars: std::iter::Peekable<std::str::Chars<'a>>,
+struct Lexer<I: Iterator<Item = char>> {
+    chars: std::iter::Peekable<I>,
     line: u64,
     at_line_start: bool,
 }
 
-impl Lexer<'_> {
+impl<I: Iterator<Item = char>> Lexer<I> {
     fn next(&mut self) -> Option<char> {
         let c = self.chars.next()?;
         self.at_line_start = c == '\n';
@@ -127,11 +126,11 @@ impl Lexer<'_> {
 /// starts: a tag after move text, or a tag name the current game already has (tag-only files
 /// without markers).
 fn pgn_split(
-    text: &str,
+    chars: impl Iterator<Item = char>,
     mut each: impl FnMut(PgnGame) -> Result<(), (u64, String)>,
 ) -> Result<(), (u64, String)> {
     let mut lx = Lexer {
-        chars: text.chars().peekable(),
+        chars: chars.peekable(),
         line: 1,
         at_line_start: true,
     };
@@ -216,21 +215,26 @@ fn pgn_split(
     finish(&mut current)
 }
 
-/// Games of a PGN file: the rated ones, the count of unfinished ones and the count of all.
+/// The games of a PGN text, one by one: each rated game goes to `each` as soon as the lexer
+/// has it, so that neither the text nor the games' tags are held (a 500,000-game file held its
+/// tags in 600 MB). Returns the count of unfinished games and of all games.
 ///
-/// Each game becomes its row as soon as the lexer has it, so only the rows are held, never
-/// the games' tags (a 500,000-game file held its tags in 600 MB).
-pub(super) fn pgn_games(text: &str) -> Result<(Vec<Raw>, usize, usize), (u64, String)> {
-    let (mut raws, mut unfinished, mut total) = (Vec::new(), 0, 0);
-    pgn_split(text, |g| {
+/// # Errors
+/// The line and message of the first malformed game, or what `each` returned.
+pub(super) fn pgn_games(
+    chars: impl Iterator<Item = char>,
+    mut each: impl FnMut(Raw) -> Result<(), (u64, String)>,
+) -> Result<(usize, usize), (u64, String)> {
+    let (mut unfinished, mut total) = (0, 0);
+    pgn_split(chars, |g| {
         match raw_of(total, &g)? {
-            Some(raw) => raws.push(raw),
+            Some(raw) => each(raw)?,
             None => unfinished += 1,
         }
         total += 1;
         Ok(())
     })?;
-    Ok((raws, unfinished, total))
+    Ok((unfinished, total))
 }
 
 /// One game as a row; `None` for an unfinished one (`*`).
@@ -316,22 +320,4 @@ fn raw_of(position: usize, g: &PgnGame) -> Result<Option<Raw>, (u64, String)> {
                 .map(|(v, _)| crate::repeats::fingerprint("RepeatGroup", [v.trim()]))
         },
     }))
-}
-
-/// PGN `Site` is a board (arena writes the board there) only when every site is shared by at
-/// least two games, as the legs of a game pair are; sites unique to a game (a server's game
-/// URL, say) would make one scope per game and are ignored.
-pub(super) fn sites_that_are_boards(raws: &mut [Raw], notes: &mut Vec<String>) {
-    let mut count: HashMap<&str, usize> = HashMap::new();
-    for r in raws.iter().filter(|r| !r.board.is_empty()) {
-        *count.entry(r.board.as_str()).or_default() += 1;
-    }
-    if count.values().any(|&n| n < 2) {
-        for r in raws.iter_mut() {
-            r.board.clear();
-        }
-        notes.push(
-            "Site tags are not boards (some game has a Site of its own): no board scopes".into(),
-        );
-    }
 }

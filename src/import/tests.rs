@@ -273,20 +273,3 @@ fn detection_by_extension_then_content() {
     assert_eq!(detect(Path::new("x.txt"), "\n [Event"), InputFormat::Pgn);
     assert_eq!(detect(Path::new("x"), "first,second"), InputFormat::Csv);
 }
-
-#[test]
-fn map_shrinking_keeps_order_and_results() {
-    let items: Vec<u64> = (0..200_000).collect();
-    let mut seen = Vec::new();
-    let doubled = map_shrinking(items, |x| {
-        seen.push(x);
-        x * 2
-    });
-    assert_eq!(doubled, (0..200_000).map(|x| x * 2).collect::<Vec<u64>>());
-    assert_eq!(
-        seen,
-        (0..200_000).collect::<Vec<u64>>(),
-        "called front to back"
-    );
-    assert!(map_shrinking(Vec::<u8>::new(), |x| x).is_empty());
-}

@@ -280,33 +280,42 @@ pub fn write_pgn(path: &Path, games: &[PgnGame<'_>]) -> Result<(), FileError> {
     let repeated: std::collections::HashSet<u64> =
         games.iter().filter_map(|g| g.record.repeat_of).collect();
     write_atomically(path, |out| {
-        let tag = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
         for g in games {
             let r = g.record;
-            let site = if r.board.is_empty() { "?" } else { &r.board };
-            writeln!(out, "[Event \"{}\"]", tag(g.event))?;
-            writeln!(out, "[Site \"{}\"]", tag(site))?;
-            writeln!(out, "[Round \"{}\"]", tag(g.round))?;
-            writeln!(out, "[White \"{}\"]", tag(&r.first))?;
-            writeln!(out, "[Black \"{}\"]", tag(&r.second))?;
-            writeln!(out, "[Result \"{}\"]", r.result)?;
-            if !r.game.is_empty() {
-                writeln!(out, "[Variant \"{}\"]", tag(&r.game))?;
-            }
-            writeln!(out, "[Pair \"{}\"]", r.pair)?;
-            if g.termination {
-                writeln!(out, "[Termination \"{}\"]", r.termination)?;
-            }
             let group = r
                 .repeat_of
                 .or_else(|| repeated.contains(&r.game_id).then_some(r.game_id));
-            if let Some(group) = group {
-                writeln!(out, "[RepeatGroup \"{group}\"]")?;
-            }
-            writeln!(out, "\n{}\n", r.result)?;
+            write_pgn_game(out, g, group)?;
         }
         Ok(())
     })
+}
+
+/// One game of [`write_pgn`]; `group` is its `RepeatGroup` (none outside a repeat group).
+///
+/// # Errors
+/// What `out` returns.
+pub fn write_pgn_game(out: &mut dyn Write, g: &PgnGame<'_>, group: Option<u64>) -> io::Result<()> {
+    let tag = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
+    let r = g.record;
+    let site = if r.board.is_empty() { "?" } else { &r.board };
+    writeln!(out, "[Event \"{}\"]", tag(g.event))?;
+    writeln!(out, "[Site \"{}\"]", tag(site))?;
+    writeln!(out, "[Round \"{}\"]", tag(g.round))?;
+    writeln!(out, "[White \"{}\"]", tag(&r.first))?;
+    writeln!(out, "[Black \"{}\"]", tag(&r.second))?;
+    writeln!(out, "[Result \"{}\"]", r.result)?;
+    if !r.game.is_empty() {
+        writeln!(out, "[Variant \"{}\"]", tag(&r.game))?;
+    }
+    writeln!(out, "[Pair \"{}\"]", r.pair)?;
+    if g.termination {
+        writeln!(out, "[Termination \"{}\"]", r.termination)?;
+    }
+    if let Some(group) = group {
+        writeln!(out, "[RepeatGroup \"{group}\"]")?;
+    }
+    writeln!(out, "\n{}\n", r.result)
 }
 
 /// Writes `ratings.csv`, `pairs.csv` and `results.pgn` of a run into `dir`: the PGN in game id

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::record::{GameRecord, Termination};
-use crate::standings::{self, Standings};
+use crate::standings::{self, Names, Observation, Standings};
 
 /// The text printed after a run: a standings table (rank, engine, Elo ± interval, games,
 /// score), the count of terminations by reason, and for two engines the fastchess-style line.
@@ -26,11 +26,26 @@ pub fn render_with(
     level: f64,
     terminations: bool,
 ) -> String {
+    let (games, names) = standings::observed::of_records(records);
+    render_observed(standings, &games, &names, level, terminations)
+}
+
+/// [`render_with`] on observations (`arena ratings` on a large file).
+pub fn render_observed(
+    standings: &Standings,
+    records: &[Observation],
+    names: &Names,
+    level: f64,
+    terminations: bool,
+) -> String {
     let mut out = String::new();
-    let mut games_of: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    let mut games_of: BTreeMap<u32, BTreeSet<&str>> = BTreeMap::new();
     for r in records {
-        for engine in [&r.first, &r.second] {
-            games_of.entry(engine).or_default().insert(&r.game);
+        for engine in [r.first, r.second] {
+            games_of
+                .entry(engine)
+                .or_default()
+                .insert(names.game(r.place));
         }
     }
     let uniform = games_of.values().collect::<BTreeSet<_>>().len() <= 1;
@@ -42,7 +57,7 @@ pub fn render_with(
             out,
             "engines played different games, so the rankings are per game (the pooled one is scope `all` in ratings.csv):"
         );
-        let games: BTreeSet<&str> = records.iter().map(|r| r.game.as_str()).collect();
+        let games: BTreeSet<&str> = records.iter().map(|r| names.game(r.place)).collect();
         for game in games {
             let _ = writeln!(out, "{game}:");
             table(&mut out, standings, &format!("game:{game}"), &mut explained);
@@ -59,7 +74,7 @@ pub fn render_with(
     } else {
         let _ = writeln!(out, "{} games", records.len());
     }
-    if let Some(line) = standings::two_engine_line(records, level) {
+    if let Some(line) = standings::two_engine_line_observed(records, names, level) {
         // Its interval and the table's come from different models: say which is which.
         let _ = writeln!(
             out,
@@ -69,7 +84,7 @@ pub fn render_with(
     if uniform {
         out.push_str(&crate::ranks::table(&standings.ranks, "all"));
     }
-    for line in crate::repeats::summary_lines(records) {
+    for line in crate::repeats::summary_lines_observed(records, names) {
         let _ = writeln!(out, "{line}");
     }
     out
