@@ -151,6 +151,21 @@ fn readable(path: &Path) -> String {
     String::from_utf8_lossy(&fs::read(path).unwrap()).into_owned()
 }
 
+/// The teams that entered, with their kind.
+const ENTERED: [(&str, &str); 9] = [
+    ("team-libr", "library"),
+    ("team-walker", "library"),
+    ("team-nogsl", "library"),
+    ("team-py", "python"),
+    ("team-cprog", "program"),
+    ("team-twin", "arena.yaml"),
+    ("team-dated", "python"),
+    ("team-broken", "program"),
+    ("team-crash", "program"),
+];
+
+type Teams = BTreeMap<String, BTreeMap<String, String>>;
+
 #[test]
 fn a_class_championship_grades_every_team_under_pseudonyms() {
     let dir = Dir::new();
@@ -172,24 +187,22 @@ fn a_class_championship_grades_every_team_under_pseudonyms() {
     let out = dir.path("out");
     let teams = teams(&out);
     assert_eq!(teams.len(), TEAMS.len(), "{teams:?}");
+    teams_found_and_refused(&teams);
+    levels_by_hand(&out, &teams);
+    only_rungs_meet_teams(&out);
+    pages_say_what_happened(&out, &teams);
+    no_real_name_in_public_files(&out);
+    no_real_name_on_the_live_page(&out, &teams);
+}
+
+/// Kinds, pseudonyms, statuses, the refused folders and the later dated submission.
+fn teams_found_and_refused(teams: &Teams) {
     let name = |team: &str| teams[team]["name"].clone();
-    let kinds: Vec<(&str, &str)> = [
-        ("team-libr", "library"),
-        ("team-walker", "library"),
-        ("team-nogsl", "library"),
-        ("team-py", "python"),
-        ("team-cprog", "program"),
-        ("team-twin", "arena.yaml"),
-        ("team-dated", "python"),
-        ("team-broken", "program"),
-        ("team-crash", "program"),
-    ]
-    .into();
-    for (team, kind) in &kinds {
-        assert_eq!(teams[*team]["kind"], *kind, "{team}");
-        assert_ne!(name(team), *team, "{team} plays under a pseudonym");
-        let status = &teams[*team]["status"];
-        if *team == "team-broken" || *team == "team-crash" {
+    for (team, kind) in ENTERED {
+        assert_eq!(teams[team]["kind"], kind, "{team}");
+        assert_ne!(name(team), team, "{team} plays under a pseudonym");
+        let status = &teams[team]["status"];
+        if team == "team-broken" || team == "team-crash" {
             assert!(status.starts_with("forfeited"), "{status}");
         } else {
             assert_eq!(status, "played", "{team}");
@@ -198,7 +211,11 @@ fn a_class_championship_grades_every_team_under_pseudonyms() {
     assert!(teams["team,bad"]["status"].contains("not a valid team name"));
     assert!(teams["team-empty"]["status"].contains("the folder is empty"));
     assert_eq!(teams["team-dated"]["submission"], "2026-11-21T09-30");
+}
 
+/// The level of the twin of greedy from its games and pairs.csv's intervals, by hand.
+fn levels_by_hand(out: &Path, teams: &Teams) {
+    let name = |team: &str| teams[team]["name"].clone();
     // Levels, checked by hand from games.csv: the twin of greedy wins most of its games
     // against random, and against greedy (the same engine, its own tie-breaks) about half.
     let games = csv_rows(&out.join("games.csv"));
@@ -263,7 +280,11 @@ fn a_class_championship_grades_every_team_under_pseudonyms() {
         ),
         ("none", "F")
     );
-    // Teams meet only the rungs; the rungs meet each other once (round 1, one board).
+}
+
+/// Teams meet only the rungs; the rungs meet each other once; the first rung is at 0.
+fn only_rungs_meet_teams(out: &Path) {
+    let games = csv_rows(&out.join("games.csv"));
     let rungs = ["random", "greedy"];
     for g in &games {
         let (a, b) = (g["first"].as_str(), g["second"].as_str());
@@ -279,10 +300,16 @@ fn a_class_championship_grades_every_team_under_pseudonyms() {
         .find(|r| r["scope"] == "all" && r["engine"] == "random")
         .unwrap();
     assert_eq!(random["elo"], "0.0");
+}
 
+/// One page per team that entered, linked from report.html, saying why a team forfeited or
+/// crashed.
+fn pages_say_what_happened(out: &Path, teams: &Teams) {
+    let name = |team: &str| teams[team]["name"].clone();
+    let twin = name("team-twin");
     // Pages: one per team that entered, linked from report.html, under its pseudonym.
     let report = fs::read_to_string(out.join("report.html")).unwrap();
-    for (team, _) in &kinds {
+    for (team, _) in ENTERED {
         let page = out.join(format!("teams/{}.html", name(team)));
         let html = fs::read_to_string(&page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
         assert!(html.contains(&format!("<h1>{}</h1>", name(team))));
@@ -314,13 +341,16 @@ fn a_class_championship_grades_every_team_under_pseudonyms() {
     );
     let twin_page = fs::read_to_string(out.join(format!("teams/{twin}.html"))).unwrap();
     assert!(twin_page.contains("<td>yes</td>") && twin_page.contains("<td>no</td>"));
+}
 
+/// No real name in any file of the directory but the teacher's.
+fn no_real_name_in_public_files(out: &Path) {
     // No real name in any file but the teacher's: teams.csv, pseudonyms.csv, and logs/ (what
     // the engines wrote to stderr, raw: here the crashing team's own path).
     let private = ["teams.csv", "pseudonyms.csv"];
     let logs = out.join("logs");
     let mut scanned = 0;
-    for path in files(&out) {
+    for path in files(out) {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         if private.contains(&file.as_str()) || path.starts_with(&logs) {
             continue;
@@ -336,8 +366,11 @@ fn a_class_championship_grades_every_team_under_pseudonyms() {
         }
     }
     assert!(scanned > 20, "only {scanned} files scanned");
+}
 
-    // The live page of the same directory, and what it serves.
+/// The live page of the same directory, and what it serves.
+fn no_real_name_on_the_live_page(out: &Path, teams: &Teams) {
+    let name = |team: &str| teams[team]["name"].clone();
     let (mut serve, url) =
         util::start_serving(&["serve", out.to_str().unwrap(), "--serve", "127.0.0.1:0"]);
     let get = |path: &str| -> (u16, String) {
