@@ -148,6 +148,11 @@ fn print_engines(plan: &Plan, prepared: &tournament::Prepared) -> bool {
             Err(failure) => {
                 failed |= !is_team(plan, &e.spec.name);
                 print!("{}", describe_failure(&e.spec.name, &how, failure));
+                if is_team(plan, &e.spec.name) {
+                    println!(
+                        "  → a team: it will forfeit its games and the run goes on without it"
+                    );
+                }
             }
         }
     }
@@ -218,8 +223,14 @@ fn print_probes(plan: &Plan, probes: &[tournament::Probe]) -> bool {
             Err(why) => {
                 failed |= !is_team(plan, &probe.engine);
                 println!(
-                    "engine {} on {}: FAILED its first move: {why}",
-                    probe.engine, probe.board
+                    "engine {} on {}: FAILED its first move: {why}{}",
+                    probe.engine,
+                    probe.board,
+                    if is_team(plan, &probe.engine) {
+                        " (a team: it loses such games; the run goes on)"
+                    } else {
+                        ""
+                    }
                 );
             }
         }
@@ -666,6 +677,43 @@ pub fn report(args: &ReportArgs) -> ExitCode {
     })())
 }
 
+/// A copy of `input` in a temporary file (same extension) when it is not a regular file (a
+/// pipe, `/dev/stdin`, a FIFO), which `arena ratings` could not read twice; `None` for a
+/// regular file.
+///
+/// # Errors
+/// [`BAD_CONFIG`] when `input` cannot be read, [`FAILED`] when the copy cannot be written.
+fn spool_unless_regular(input: &Path) -> Result<Option<tempfile::NamedTempFile>, Stop> {
+    let meta = fs::metadata(input)
+        .map_err(|e| Stop::new(BAD_CONFIG, format!("{}: {e}", input.display())))?;
+    if meta.is_file() {
+        return Ok(None);
+    }
+    let suffix = input
+        .extension()
+        .map(|x| format!(".{}", x.to_string_lossy()))
+        .unwrap_or_default();
+    let mut copy = tempfile::Builder::new()
+        .prefix("arena-ratings-")
+        .suffix(&suffix)
+        .tempfile()
+        .map_err(|e| {
+            Stop::new(
+                FAILED,
+                format!("a temporary copy of {}: {e}", input.display()),
+            )
+        })?;
+    let mut from = fs::File::open(input)
+        .map_err(|e| Stop::new(BAD_CONFIG, format!("{}: {e}", input.display())))?;
+    std::io::copy(&mut from, copy.as_file_mut()).map_err(|e| {
+        Stop::new(
+            FAILED,
+            format!("a temporary copy of {}: {e}", input.display()),
+        )
+    })?;
+    Ok(Some(copy))
+}
+
 /// Refuses a games.csv row whose result a run never writes (`2-0`), naming file and line,
 /// as `arena merge` does: such a game would silently drop out of the tables.
 fn check_results(path: &Path, records: &[GameRecord]) -> Result<(), Stop> {
@@ -708,9 +756,19 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
             args.games.clone()
         };
         // Observations, not games: a few numbers a game (a 500,000-game file); results.pgn
-        // reads the file again.
-        let observed =
-            import::observe(input, args.pairs).map_err(|e| Stop::new(BAD_CONFIG, e.to_string()))?;
+        // reads the file again, so a pipe is first copied to a temporary file.
+        let spool = spool_unless_regular(input)?;
+        let source = spool.as_ref().map_or(input.as_path(), |s| s.path());
+        // Messages name the file the user gave, not the copy.
+        let named = |e: String| match &spool {
+            Some(s) => e.replace(
+                &s.path().display().to_string(),
+                &input.display().to_string(),
+            ),
+            None => e,
+        };
+        let observed = import::observe(source, args.pairs)
+            .map_err(|e| Stop::new(BAD_CONFIG, named(e.to_string())))?;
         for note in &observed.notes {
             eprintln!("note: {}: {note}", input.display());
         }
@@ -749,10 +807,11 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
                 .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .unwrap_or_else(|| "arena".to_owned())
         });
+        // results.pgn first: its second reading of the file is what can find the file changed,
+        // and then nothing is written.
+        import::write_pgn(source, &observed, &output.join(files::PGN), &default_event)
+            .map_err(|e| Stop::new(BAD_CONFIG, named(e.to_string())))?;
         files::write_tables(&output, &table, level)
-            .and_then(|()| {
-                import::write_pgn(input, &observed, &output.join(files::PGN), &default_event)
-            })
             .map_err(|e| Stop::new(FAILED, e.to_string()))?;
         print!(
             "{}",

@@ -687,3 +687,29 @@ fn a_large_pgn_is_rated_in_bounded_memory() {
         100_000
     );
 }
+
+/// Input that cannot be read twice (a pipe: `… | arena ratings /dev/stdin`) is rated like the
+/// same file: the two passes read a temporary copy.
+#[test]
+fn a_pipe_is_rated_like_the_file() {
+    let dir = Dir::new();
+    let pgn = dir.write("games.pgn", &pgn_of_pairs(200));
+    arena()
+        .args(["ratings", pgn.to_str().unwrap(), "--output"])
+        .arg(dir.path("from-file"))
+        .assert()
+        .success();
+    arena()
+        .args(["ratings", "/dev/stdin", "--output"])
+        .arg(dir.path("from-pipe"))
+        .write_stdin(fs::read(&pgn).unwrap())
+        .assert()
+        .success();
+    for file in ["ratings.csv", "pairs.csv", "results.pgn"] {
+        assert_eq!(
+            fs::read_to_string(dir.path("from-pipe").join(file)).unwrap(),
+            fs::read_to_string(dir.path("from-file").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+}

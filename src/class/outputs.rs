@@ -154,6 +154,49 @@ pub fn write(dir: &Path, rows: &[TeamRow]) -> Result<(), String> {
     writer.flush().map_err(|e| fail(&e))
 }
 
+/// The teams of `dir/teams.csv` for the terminal, by level (highest rung first, as the
+/// ladder lists them) then name, under their public names: `team  level  grade  status`
+/// lines; empty without a teams.csv.
+pub fn render(dir: &Path) -> String {
+    let Ok(Some(rows)) = read(dir) else {
+        return String::new();
+    };
+    let config = crate::report::html::inputs::config(dir).ok().flatten();
+    let keys = ClassKeys::of(config.as_ref());
+    let height = |r: &TeamRow| keys.ladder.iter().position(|l| *l == r.level);
+    let mut sorted: Vec<&TeamRow> = rows.iter().collect();
+    sorted.sort_by(|a, b| {
+        (!a.entered(), std::cmp::Reverse(height(a)), &a.name).cmp(&(
+            !b.entered(),
+            std::cmp::Reverse(height(b)),
+            &b.name,
+        ))
+    });
+    let width = sorted
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut out = format!(
+        "{:<width$}  {:<12} {:<6} status\n",
+        "team", "level", "grade"
+    );
+    for r in sorted {
+        // The status's reason may quote a path: the terminal may be projected.
+        let status = if keys.anonymize {
+            r.status.split(':').next().unwrap_or_default()
+        } else {
+            r.status.as_str()
+        };
+        out.push_str(&format!(
+            "{:<width$}  {:<12} {:<6} {status}\n",
+            r.name, r.level, r.grade
+        ));
+    }
+    out
+}
+
 /// A match seen from one engine: a `pairs.csv` row of scope `all`, flipped when the engine is
 /// its `engine_b`.
 #[derive(Clone, Debug, PartialEq)]

@@ -152,15 +152,18 @@ pub fn redact(text: &str, replacements: &[(String, String)]) -> String {
     out
 }
 
-/// A keyed digest of `text` (32 hex digits): what an anonymized `config.resolved.yaml` records
-/// of a team's engine entry, so that a changed submission still changes the config while the
-/// entry's paths (which name the team) stay out. Without the salt it tells nothing.
+/// A keyed digest of `text` (32 hex digits, SipHash-2-4-128 keyed with the salt's first 16
+/// bytes): what an anonymized `config.resolved.yaml` records of a team's engine entry, so
+/// that a changed submission still changes the config while the entry's paths (which name the
+/// team) stay out. Without the salt it tells nothing, and no one can craft two entries of one
+/// digest.
 pub fn digest(salt: &[u8; 32], text: &str) -> String {
-    let mut rng = ChaCha20Rng::from_seed(*salt);
-    rng.set_stream(fnv1a(text));
-    // A second stream word over the text's length makes two texts of one FNV hash differ too.
-    rng.set_word_pos(text.len() as u128);
-    format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64())
+    let mut key = [0u8; 16];
+    key.copy_from_slice(&salt[..16]);
+    let hash: u128 = siphasher::sip128::SipHasher24::new_with_key(&key)
+        .hash(text.as_bytes())
+        .into();
+    format!("{hash:032x}")
 }
 
 #[cfg(test)]

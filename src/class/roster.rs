@@ -44,6 +44,8 @@ pub struct TeamEntry {
     pub command: String,
     /// `None` when entered, else why not.
     pub refused: Option<String>,
+    /// What the teacher should know about the folder (see [`Team::note`]).
+    pub note: Option<String>,
 }
 
 /// What a command line or library entry runs, in one line.
@@ -69,22 +71,23 @@ impl Roster {
     }
 
     /// With `anonymize`: each team folder's path (as given and canonical) → `submissions/` and
-    /// its pseudonym, what [`pseudonyms::redact`] replaces in what engines print; empty
+    /// its pseudonym, and the submissions folder's → `submissions` (a listing of it would name
+    /// every team), what [`pseudonyms::redact`] replaces in what engines print; empty
     /// otherwise.
     pub fn path_redactions(&self) -> Vec<(String, String)> {
         if self.salt.is_none() {
             return Vec::new();
         }
-        self.teams
-            .iter()
-            .flat_map(|t| {
+        let root = self.folder.display().to_string();
+        std::iter::once((root, "submissions".to_owned()))
+            .chain(self.teams.iter().flat_map(|t| {
                 let to = format!("submissions/{}", t.name);
                 let canonical = t.folder.canonicalize().unwrap_or_else(|_| t.folder.clone());
                 [
                     (t.folder.display().to_string(), to.clone()),
                     (canonical.display().to_string(), to),
                 ]
-            })
+            }))
             .collect()
     }
 
@@ -137,6 +140,9 @@ impl Roster {
                     t.team, t.kind, t.command
                 )),
                 Some(why) => out.push_str(&format!("team {}: CANNOT ENTER: {why}\n", t.team)),
+            }
+            if let Some(note) = &t.note {
+                out.push_str(&format!("  note: {note}\n"));
             }
         }
         out
@@ -228,6 +234,7 @@ pub fn expand(
                 entered.push(spec.clone());
             }
             TeamEntry {
+                note: team.note.clone(),
                 folder: team.folder.clone(),
                 submission: team.submission_name(),
                 team: team.name,

@@ -69,6 +69,9 @@ pub struct Team {
     pub submission: PathBuf,
     /// Its engine entry, named after the team, or why the team cannot enter.
     pub entry: Result<(Kind, EngineSpec), String>,
+    /// What the teacher should know: subfolders with submissions of their own that the
+    /// team folder's files take precedence over (a resubmission that would go unnoticed).
+    pub note: Option<String>,
 }
 
 impl Team {
@@ -134,10 +137,12 @@ pub fn discover(dir: &Path, defaults: &Defaults, taken: &[String]) -> Result<Vec
                 Ok(())
             };
             let submission = latest_submission(&path);
+            let note = ignored_subfolders(&path, &submission);
             let entry = entry.and_then(|()| read_submission(&name, &submission, defaults));
             Team {
                 name,
                 folder: path,
+                note,
                 submission,
                 entry,
             }
@@ -159,6 +164,28 @@ fn subfolders(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
         out.push((name, entry.path()));
     }
     Ok(out)
+}
+
+/// When the team folder's own files are the submission but subfolders hold submissions too:
+/// which, so that a resubmission in a dated folder is not ignored unnoticed.
+fn ignored_subfolders(team: &Path, submission: &Path) -> Option<String> {
+    if submission != team {
+        return None;
+    }
+    let mut ignored: Vec<String> = subfolders(team)
+        .ok()?
+        .into_iter()
+        .filter(|(_, path)| holds_submission(path))
+        .map(|(name, _)| name)
+        .collect();
+    ignored.sort();
+    (!ignored.is_empty()).then(|| {
+        format!(
+            "the team folder's own files run; its subfolders {} hold submissions too and are \
+             ignored (move the folder's files into a dated subfolder to use the latest)",
+            ignored.join(", ")
+        )
+    })
 }
 
 /// Whether `dir` holds a file that makes a submission (`arena.yaml`, a `.so`, `engine`,
@@ -216,7 +243,12 @@ fn read_submission(
         .collect();
     match libraries.len() {
         0 => {}
-        1 => return from_library(team, dir, &libraries[0], defaults).map(|s| (Kind::Library, s)),
+        1 => {
+            if let Some(why) = foreign(dir, &libraries[0], false) {
+                return Err(why);
+            }
+            return from_library(team, dir, &libraries[0], defaults).map(|s| (Kind::Library, s));
+        }
         n => {
             return Err(format!(
                 "{}: {n} `.so` files; a submission holds exactly one player library (or an \
@@ -227,6 +259,9 @@ fn read_submission(
     }
     let program = dir.join("engine");
     if is_executable(&program) {
+        if let Some(why) = foreign(dir, &program, true) {
+            return Err(why);
+        }
         let mut s = spec(team);
         s.command = program.display().to_string();
         return Ok((Kind::Program, s));
@@ -237,6 +272,9 @@ fn read_submission(
     ] {
         let script = dir.join(file);
         if script.is_file() {
+            if let Some(why) = foreign(dir, &script, false) {
+                return Err(why);
+            }
             let mut s = spec(team);
             s.command = interpreter.into();
             s.args = vec![script.display().to_string()];
@@ -337,16 +375,68 @@ pub const INTERPRETERS: [&str; 16] = [
     "Rscript", "julia", "dotnet", "ocaml", "racket",
 ];
 
-/// A team runs its own code: a `command` or `library` inside its submission folder (after
-/// symbolic links), or one of the [`INTERPRETERS`]. Anything else could be another team's or
-/// the staff's program.
-fn check_program(dir: &Path, yaml: &Path, spec: &EngineSpec) -> Result<(), String> {
-    let inside = |path: &Path| {
-        let (Ok(path), Ok(dir)) = (path.canonicalize(), dir.canonicalize()) else {
-            return false;
-        };
-        path.starts_with(dir)
+/// Whether `path`, after symbolic links, is inside `dir`.
+fn inside(dir: &Path, path: &Path) -> bool {
+    let (Ok(path), Ok(dir)) = (path.canonicalize(), dir.canonicalize()) else {
+        return false;
     };
+    path.starts_with(dir)
+}
+
+/// Why the file that runs, `program` (a team's `engine`, script or `.so`), is not the team's
+/// own: a symbolic link out of the submission folder, or, for a file run as a program
+/// (`executed`), a `#!` line naming a program that is not one of the [`INTERPRETERS`]
+/// (`#!/usr/bin/env python3`, `#!/bin/sh`, `#!/usr/bin/python3.11` are).
+fn foreign(dir: &Path, program: &Path, executed: bool) -> Option<String> {
+    if !inside(dir, program) {
+        return Some(format!(
+            "{}: a link to a file outside the submission folder",
+            program.display()
+        ));
+    }
+    if !executed {
+        return None;
+    }
+    let mut head = [0u8; 256];
+    let n = fs::File::open(program)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    let first = String::from_utf8_lossy(&head[..n]);
+    let line = first.strip_prefix("#!")?.lines().next().unwrap_or("");
+    let mut words = line.split_whitespace();
+    let mut interpreter = words.next().unwrap_or("");
+    if Path::new(interpreter)
+        .file_name()
+        .is_some_and(|f| f == "env")
+    {
+        interpreter = words.find(|w| !w.starts_with('-')).unwrap_or("");
+    }
+    let name = Path::new(interpreter)
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // `python3.11` is `python3`'s version.
+    let unversioned = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let known = |n: &str| {
+        INTERPRETERS
+            .iter()
+            .any(|i| *i == n || i.trim_end_matches(|c: char| c.is_ascii_digit()) == n)
+    };
+    (!known(&name) && !known(unversioned)).then(|| {
+        format!(
+            "{}: its `#!` line runs `{interpreter}`, which is not an interpreter ({})",
+            program.display(),
+            INTERPRETERS.join(", ")
+        )
+    })
+}
+
+/// A team runs its own code: a `command` or `library` inside its submission folder (after
+/// symbolic links, with a `#!` line naming an interpreter), or one of the [`INTERPRETERS`]
+/// given only files of the folder (an argument that is an absolute path or climbs out with
+/// `..` must stay inside). Anything else could be another team's or the staff's program.
+fn check_program(dir: &Path, yaml: &Path, spec: &EngineSpec) -> Result<(), String> {
+    let inside = |path: &Path| inside(dir, path);
     if let Some(library) = &spec.library {
         if !inside(library) {
             return Err(format!(
@@ -357,8 +447,25 @@ fn check_program(dir: &Path, yaml: &Path, spec: &EngineSpec) -> Result<(), Strin
         }
         return Ok(());
     }
-    if INTERPRETERS.contains(&spec.command.as_str()) || inside(Path::new(&spec.command)) {
+    for arg in &spec.args {
+        let path = Path::new(arg);
+        let climbs = path
+            .components()
+            .any(|c| matches!(c, std::path::Component::ParentDir));
+        if (path.is_absolute() || climbs) && !inside(path) {
+            return Err(format!(
+                "{}: argument `{arg}` names a path outside the submission folder",
+                yaml.display()
+            ));
+        }
+    }
+    if INTERPRETERS.contains(&spec.command.as_str()) {
         Ok(())
+    } else if inside(Path::new(&spec.command)) {
+        match foreign(dir, Path::new(&spec.command), true) {
+            Some(why) => Err(format!("{}: {why}", yaml.display())),
+            None => Ok(()),
+        }
     } else {
         Err(format!(
             "{}: command `{}` is neither a file of the submission folder nor an interpreter \
@@ -487,10 +594,20 @@ mod tests {
         write(&d.join("t/2026-11-20T10-00/engine.py"), "");
         write(&d.join("t/2026-11-21T09-30/engine.js"), "");
         write(&d.join("t/2026-11-03T23-59/engine.py"), "");
+        // Its own engine.py wins over a newer dated folder, which the note says.
+        write(&d.join("u/engine.py"), "");
+        write(&d.join("u/2026-11-25T08-00/engine.py"), "");
         let teams = discover(d, &Defaults::default(), &[]).unwrap();
         assert_eq!(teams[0].submission, d.join("t/2026-11-21T09-30"));
         assert_eq!(teams[0].submission_name(), "2026-11-21T09-30");
         assert_eq!(teams[0].entry.as_ref().unwrap().0, Kind::Node);
+        assert_eq!(teams[0].note, None);
+        assert_eq!(teams[1].submission_name(), ".");
+        let note = teams[1].note.clone().unwrap();
+        assert!(
+            note.contains("2026-11-25T08-00") && note.contains("ignored"),
+            "{note}"
+        );
     }
 
     #[test]
@@ -557,8 +674,76 @@ mod tests {
         fs::create_dir_all(d.join("link")).unwrap();
         std::os::unix::fs::symlink(d.join("outside/engine"), d.join("link/engine")).unwrap();
         write(&d.join("link/arena.yaml"), "command: ./engine\n");
-        let teams = discover(d, &Defaults::default(), &[]).unwrap();
+        // Links and `#!` lines that lead to a program outside, and arguments that name one.
+        fs::create_dir_all(d.join("ln-engine")).unwrap();
+        std::os::unix::fs::symlink(d.join("outside/engine"), d.join("ln-engine/engine")).unwrap();
+        fs::set_permissions(d.join("outside/engine"), fs::Permissions::from_mode(0o755)).unwrap();
+        fs::create_dir_all(d.join("ln-py")).unwrap();
+        std::os::unix::fs::symlink(d.join("outside/engine"), d.join("ln-py/engine.py")).unwrap();
+        fs::create_dir_all(d.join("ln-so")).unwrap();
+        std::os::unix::fs::symlink(d.join("outside/engine"), d.join("ln-so/p.so")).unwrap();
+        let shebang = format!("#!{}\n", d.join("outside/engine").display());
+        write(&d.join("bang/engine"), &shebang);
+        fs::set_permissions(d.join("bang/engine"), fs::Permissions::from_mode(0o755)).unwrap();
+        write(&d.join("bang-yaml/run"), &shebang);
+        write(&d.join("bang-yaml/arena.yaml"), "command: ./run\n");
+        write(
+            &d.join("env-ok/engine"),
+            "#!/usr/bin/env -S python3.11 -u\n",
+        );
+        fs::set_permissions(d.join("env-ok/engine"), fs::Permissions::from_mode(0o755)).unwrap();
+        write(
+            &d.join("arg-out/arena.yaml"),
+            &format!(
+                "command: python3\nargs: [{}]\n",
+                d.join("outside/engine").display()
+            ),
+        );
+        write(
+            &d.join("arg-up/arena.yaml"),
+            "command: python3\nargs: [../outside/engine]\n",
+        );
+        write(
+            &d.join("arg-in/arena.yaml"),
+            "command: python3\nargs: [bot.py, --depth=3]\n",
+        );
+        write(&d.join("arg-in/bot.py"), "");
+        let teams = discover(
+            d,
+            &Defaults {
+                directions: Some(Directions::Clockwise),
+            },
+            &[],
+        )
+        .unwrap();
         let why = |name: &str| by_name(&teams, name).entry.clone().unwrap_err();
+        for team in ["ln-engine", "ln-py", "ln-so"] {
+            assert!(
+                why(team).contains("a link to a file outside"),
+                "{team}: {}",
+                why(team)
+            );
+        }
+        for team in ["bang", "bang-yaml"] {
+            assert!(
+                why(team).contains("is not an interpreter"),
+                "{team}: {}",
+                why(team)
+            );
+        }
+        for team in ["arg-out", "arg-up"] {
+            assert!(
+                why(team).contains("outside the submission folder"),
+                "{team}: {}",
+                why(team)
+            );
+        }
+        assert!(
+            by_name(&teams, "env-ok").entry.is_ok(),
+            "{:?}",
+            by_name(&teams, "env-ok").entry
+        );
+        assert!(by_name(&teams, "arg-in").entry.is_ok());
         for key in ["sandbox", "time_control", "limits", "games"] {
             let team = match key {
                 "time_control" => "clock",

@@ -49,10 +49,13 @@ pub(super) fn replay(
             Some(raw.position as u64)
         };
         let names = &observed.names;
-        let Some(g) = game_id
-            .and_then(|id| observed.find(id))
-            .filter(|g| names.engine(g.first) == raw.first && names.engine(g.second) == raw.second)
-        else {
+        // The same game as the first pass read: players, result and ending.
+        let Some(g) = game_id.and_then(|id| observed.find(id)).filter(|g| {
+            names.engine(g.first) == raw.first
+                && names.engine(g.second) == raw.second
+                && g.outcome == crate::games::Outcome::from_result_str(raw.result)
+                && g.termination == raw.termination.unwrap_or(Termination::Normal)
+        }) else {
             return Err((raw.line, changed(raw.line).message));
         };
         let round: u32 = raw

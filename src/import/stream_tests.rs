@@ -82,9 +82,11 @@ fn a_file_changed_between_the_passes_is_refused_and_games_added_are_not_read() {
     })
     .unwrap();
     assert_eq!(seen, 2);
-    // Other games, or fewer: refused.
+    // Other games, another result, or fewer: refused.
+    let flipped = game("b", "a").replace("1-0", "0-1");
     for changed in [
         format!("{}{}", game("a", "b"), game("c", "a")),
+        format!("{}{flipped}", game("a", "b")),
         game("a", "b"),
     ] {
         fs::write(&path, changed).unwrap();

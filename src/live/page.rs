@@ -28,7 +28,7 @@ pub fn live(title: &str, state: &str) -> String {
          <p class=\"note\">No game in progress.</p></div></section>\
          <section id=\"standings\"><h2>Standings</h2><div id=\"tables\"></div>\
          <p class=\"note\">Elo from a joint Bradley–Terry fit; ± and the interval at the run's \
-         confidence level (<i>open</i>: unbounded after a 0% or 100% score). Flags: \
+         confidence level (<i>open</i>: unbounded, the score's interval reaching 0% or 100%). Flags: \
          <i>poolN</i>: engines of different pools have no opponent in common yet, so their \
          ranks are not comparable; <i>prior</i>, <i>floor</i>: too few games for the interval \
          to rest on the results alone (see docs/ratings.md).</p></section>\

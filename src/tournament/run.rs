@@ -330,12 +330,43 @@ fn check_compatible(
         Compatibility::Conflict(keys) => Err(Stop::new(
             BAD_CONFIG,
             format!(
-                "{} holds games of a different config (differs in: {}); start fresh with --force (deletes them) or choose another --output",
+                "{} holds games of a different config (differs in: {}); start fresh with --force (deletes them) or choose another --output{}",
                 out.display(),
-                keys.join("; ")
+                keys.join("; "),
+                class_hint(plan, &keys)
             ),
         )),
     }
+}
+
+/// For a class championship whose teams changed: which team each named engine is (the
+/// terminal is the teacher's), and that `--force` keeps the pseudonyms.
+fn class_hint(plan: &Plan, keys: &[String]) -> String {
+    let Some(roster) = &plan.roster else {
+        return String::new();
+    };
+    let changed: Vec<String> = roster
+        .teams
+        .iter()
+        .filter(|t| t.name != t.team && keys.iter().any(|k| k.contains(&format!("`{}`", t.name))))
+        .map(|t| {
+            format!(
+                "{} is team {} (submission {})",
+                t.name, t.team, t.submission
+            )
+        })
+        .collect();
+    let mut hint = String::new();
+    if !changed.is_empty() {
+        hint.push_str(&format!(". {}", changed.join("; ")));
+    }
+    if roster.salt.is_some() {
+        hint.push_str(&format!(
+            ". --force keeps {} (the same pseudonyms); another --output needs a copy of it",
+            crate::class::pseudonyms::FILE
+        ));
+    }
+    hint
 }
 
 /// Engines that failed the handshake stop the run, or (`on_engine_failure: forfeit`) have
@@ -738,6 +769,7 @@ fn print_summary(plan: &Plan, finished: &Finished, played: &Played, total: u64) 
         println!("{}", s.status());
     }
     print!("{}", rounds::render(plan, records));
+    print!("{}", crate::class::outputs::render(&plan.output));
     print!("{}", report::engines::render(&finished.engine_rows));
     print!("{}", summary::failures(records, &played.log_dir));
     println!(

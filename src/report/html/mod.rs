@@ -339,7 +339,7 @@ fn standings_section(standings: &Standings, level: f64) -> String {
     let mut out = String::from(
         "<section id=\"standings\"><h2>Standings</h2><p class=\"note\">Elo from a joint \
          Bradley–Terry fit per scope; bars are the confidence intervals (an arrow: unbounded, \
-         after a 0% or 100% score). LOS next: likelihood that the engine is stronger than the \
+         when the interval of the score reaches 0% or 100%, as after a 0% or 100% score). LOS next: likelihood that the engine is stronger than the \
          one ranked below it.</p>",
     );
     for scope in tables::scopes(standings)

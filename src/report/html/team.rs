@@ -231,9 +231,10 @@ fn ladder_note(keys: &ClassKeys) -> String {
     if keys.ladder.is_empty() {
         return "This championship has no ladder.".into();
     }
-    "A rung is beaten when the team scores above 50% against it and the lower end of the \
-     interval of its Elo difference is above 0 (a 50% score is no win; an unbounded lower end, \
-     after a 0% score, is not above 0). The level is the highest rung beaten."
+    "Elo diff and its interval come from the games against that rung alone. A rung is beaten \
+     when the team scores above 50% against it and the lower end of that interval is above 0 (a \
+     50% score is no win; an unbounded lower end, `open`, is not above 0). The level is the \
+     highest rung beaten."
         .into()
 }
 
@@ -256,7 +257,15 @@ fn summary(keys: &ClassKeys, team: &TeamResult, standings: &Standings) -> String
         facts.push(("rank", format!("{} of {of}", r.rank)));
         facts.push((
             "Elo",
-            format!("{:+.1} [{}, {}]", r.elo, elo(r.ci_low), elo(r.ci_high)),
+            format!(
+                "{:+.1} [{}, {}] (the fit of every game{})",
+                r.elo,
+                elo(r.ci_low),
+                elo(r.ci_high),
+                keys.ladder
+                    .first()
+                    .map_or(String::new(), |r| format!(", {r} at 0"))
+            ),
         ));
         facts.push((
             "games",
