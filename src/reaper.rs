@@ -260,9 +260,15 @@ mod tests {
         let (second, second_sleeper) = shell_with_detached_sleeper();
         adopted(first_sleeper);
         adopted(second_sleeper);
-        assert_eq!(sweep(), 0, "both shells are live");
+        // Counts are not compared: other tests' engines sweep this process's orphans too,
+        // concurrently, so what matters is who is still alive.
+        sweep();
+        assert!(
+            alive(first_sleeper) && alive(second_sleeper),
+            "both shells are live"
+        );
         end(first);
-        assert!(sweep() >= 1);
+        sweep();
         assert!(
             !alive(first_sleeper),
             "the ended shell's sleeper still runs"
