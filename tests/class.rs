@@ -397,6 +397,10 @@ fn no_real_name_on_the_live_page(out: &Path, teams: &Teams) {
             assert!(!body.contains(team), "/{path} names the team `{team}`");
         }
     }
+    // The leaderboard with the levels, linked to the pages the run wrote.
+    let (_, live) = get("");
+    assert!(live.contains(">Teams<"), "no teams on the live page");
+    assert!(live.contains(&format!("/files/teams/{}.html", name("team-twin"))));
     assert_eq!(get("files/teams.csv").0, 404);
     assert_eq!(get("files/pseudonyms.csv").0, 404);
     serve.kill().unwrap();

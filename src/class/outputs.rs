@@ -351,13 +351,24 @@ pub fn complete(
     };
     let config = crate::report::html::inputs::config(dir).map_err(|e| e.to_string())?;
     let keys = ClassKeys::of(config.as_ref());
-    let results: Vec<TeamResult> = rows
-        .into_iter()
-        .map(|row| result_of(row, &keys, records, standings))
-        .collect();
+    let results = evaluate(rows, &keys, records, standings);
     let rows: Vec<TeamRow> = results.iter().map(|r| r.row.clone()).collect();
     write(dir, &rows)?;
     Ok(Some((keys, results)))
+}
+
+/// Every team's results from `records` and `standings` as they stand (`rows` completed with
+/// status, level and grade), without writing anything: what [`complete`] writes, and what
+/// the live page shows while the games go on.
+pub fn evaluate(
+    rows: Vec<TeamRow>,
+    keys: &ClassKeys,
+    records: &[GameRecord],
+    standings: &Standings,
+) -> Vec<TeamResult> {
+    rows.into_iter()
+        .map(|row| result_of(row, keys, records, standings))
+        .collect()
 }
 
 fn result_of(

@@ -25,6 +25,23 @@ use crate::tournament::outputs::Context;
 
 use super::feed::{self, LiveGame, Snapshot};
 
+/// A class championship's teams (`teams.csv`) with their levels from `records` and
+/// `standings` as they stand, as report.html's Teams section draws them; linked to their
+/// pages once the run has written them. Empty for other directories.
+fn teams_table(dir: &Path, records: &[GameRecord], standings: &Standings) -> String {
+    use crate::class::outputs;
+    let Ok(Some(rows)) = outputs::read(dir) else {
+        return String::new();
+    };
+    let keys = outputs::ClassKeys::of(inputs::config(dir).ok().flatten().as_ref());
+    let rows: Vec<outputs::TeamRow> = outputs::evaluate(rows, &keys, records, standings)
+        .into_iter()
+        .map(|r| r.row)
+        .collect();
+    let pages = dir.join(outputs::PAGES).is_dir();
+    crate::report::html::team::section(&keys, &rows, standings, pages.then_some("/files/"))
+}
+
 /// A Swiss's standings file, shown above the Elo tables when present.
 const SWISS_STANDINGS: &str = "swiss_standings.csv";
 
@@ -153,6 +170,9 @@ struct Seen {
     /// `swiss_standings.csv` (a Swiss's points, Buchholz, Sonneborn–Berger) as an HTML table.
     format_stamp: Option<(u64, SystemTime)>,
     format_table: String,
+    /// A class championship's teams with their levels as the games stand (HTML; empty
+    /// without teams.csv).
+    teams_table: String,
     live_text: Vec<u8>,
     /// Every finished game, in id order (as ratings.csv is computed).
     records: Vec<GameRecord>,
@@ -278,6 +298,7 @@ impl Watch {
         };
         let anchor = anchor.as_ref().map(|(n, e)| (n.as_str(), *e));
         seen.standings = standings::compute(&records, &engines, anchor, level);
+        seen.teams_table = teams_table(&self.dir, &records, &seen.standings);
         seen.records = records;
         seen.cost = started.elapsed();
     }
@@ -630,6 +651,7 @@ fn page_event(seen: &Seen) -> String {
         standings = "<p class=\"note\">No game has finished yet.</p>".into();
     }
     standings.insert_str(0, &seen.format_table);
+    standings.insert_str(0, &seen.teams_table);
     let event = PageEvent {
         version: seen.version,
         progress_text: progress_text(&progress, seen.live.as_ref().map(|l| l.sprt.as_str())),

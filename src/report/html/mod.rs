@@ -265,7 +265,7 @@ pub fn render(
     );
     page.push_str(&standings_section(standings, options.level));
     if let Some(teams) = &teams {
-        page.push_str(&team::section(&keys, teams, standings));
+        page.push_str(&team::section(&keys, teams, standings, Some("")));
     }
     page.push_str(&result_sections(
         records,

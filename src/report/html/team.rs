@@ -44,9 +44,15 @@ fn public_status(row: &TeamRow, anonymize: bool) -> String {
 }
 
 /// report.html's section of teams, the leaderboard: teams by level (highest rung first),
-/// then by rank in the standings, then those that did not enter; each linked to its page,
-/// with its score against each rung, status, level and grade.
-pub fn section(keys: &ClassKeys, teams: &[TeamRow], standings: &Standings) -> String {
+/// then by rank in the standings, then those that did not enter; with its score against each
+/// rung, status, level and grade, and linked to its page at `links` + [`href`] (`""` beside
+/// report.html, `/files/` on the live server; `None`: no page yet).
+pub fn section(
+    keys: &ClassKeys,
+    teams: &[TeamRow],
+    standings: &Standings,
+    links: Option<&str>,
+) -> String {
     let mut out = String::from(
         "<section id=\"teams\"><h2>Teams</h2><p class=\"note\">Each team's page has its \
          results against every opponent with intervals, what went wrong, and every game in \
@@ -86,14 +92,13 @@ pub fn section(keys: &ClassKeys, teams: &[TeamRow], standings: &Standings) -> St
     }
     out.push_str("<th>level</th><th>grade</th><th class=\"st\">status</th></tr></thead><tbody>");
     for row in sorted {
-        let name = if row.entered() {
-            format!(
+        let name = match links {
+            Some(prefix) if row.entered() => format!(
                 "<a href=\"{}\">{}</a>",
-                esc(&href(&row.name)),
+                esc(&format!("{prefix}{}", href(&row.name))),
                 esc(&row.name)
-            )
-        } else {
-            esc(&row.name)
+            ),
+            _ => esc(&row.name),
         };
         let _ = write!(out, "<tr><td class=\"eng\">{name}</td>");
         let matches = crate::class::outputs::matches(standings, &row.name);
