@@ -466,40 +466,55 @@ fn anonymized_shards_share_the_salt_and_merge_into_one_championship() {
             engine("greedy")
         ),
     );
-    let shard = |k: u32| {
+    let shard = |k: u32, out: &str| {
         let mut cmd = arena();
         cmd.current_dir(dir.path(""))
             .args(["run", "-q"])
             .arg(&cfg)
             .args(["--shard", &format!("{k}/2"), "--output"])
-            .arg(dir.path(&format!("s{k}")));
+            .arg(dir.path(out));
         cmd
     };
     // A shard that would draw its own salt is refused, naming the file to share.
-    let refused = shard(0).assert().failure().get_output().stderr.clone();
+    let refused = shard(0, "lonely")
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
     assert!(
         String::from_utf8_lossy(&refused).contains("pseudonyms.csv"),
         "{}",
         String::from_utf8_lossy(&refused)
     );
-    // The teacher's salt, as `arena slurm` hands it to every shard.
-    let salt = "salt,".to_owned() + &"ab".repeat(32);
+    // `arena slurm` (here without submitting) hands the tournament's salt to every shard's
+    // directory, where its job array runs them.
+    arena()
+        .current_dir(dir.path(""))
+        .arg("slurm")
+        .arg(&cfg)
+        .args(["--shards", "2", "--output", "out"])
+        .assert()
+        .success();
+    let salt = fs::read_to_string(dir.path("out/pseudonyms.csv")).unwrap();
     for k in 0..2 {
-        let d = dir.path(&format!("s{k}"));
-        fs::create_dir_all(&d).unwrap();
-        fs::write(d.join("pseudonyms.csv"), format!("{salt}\n")).unwrap();
-        shard(k).assert().success();
+        let out = format!("out/shard-{k}");
+        assert_eq!(
+            fs::read_to_string(dir.path(&out).join("pseudonyms.csv")).unwrap(),
+            salt
+        );
+        shard(k, &out).assert().success();
     }
-    let s0 = teams(&dir.path("s0"));
+    let s0 = teams(&dir.path("out/shard-0"));
     assert_eq!(
-        teams(&dir.path("s1"))["team-a"]["name"],
+        teams(&dir.path("out/shard-1"))["team-a"]["name"],
         s0["team-a"]["name"]
     );
     arena()
         .current_dir(dir.path(""))
         .arg("merge")
-        .arg(dir.path("s0"))
-        .arg(dir.path("s1"))
+        .arg(dir.path("out/shard-0"))
+        .arg(dir.path("out/shard-1"))
         .arg("--output")
         .arg(dir.path("merged"))
         .assert()
@@ -507,7 +522,7 @@ fn anonymized_shards_share_the_salt_and_merge_into_one_championship() {
     // The merge is the championship one run would have given: same teams, levels, grades.
     let single = dir.path("single");
     fs::create_dir_all(&single).unwrap();
-    fs::write(single.join("pseudonyms.csv"), format!("{salt}\n")).unwrap();
+    fs::write(single.join("pseudonyms.csv"), &salt).unwrap();
     arena()
         .current_dir(dir.path(""))
         .args(["run", "-q"])
