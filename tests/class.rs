@@ -661,3 +661,64 @@ fn the_shipped_championship_runs_in_the_sandbox() {
     );
     assert_eq!(teams["team-cobalt"]["submission"], "2026-11-24T18-30");
 }
+
+/// A team that hands in a new dated submission after the run: the next run plays that team's
+/// games again and keeps everyone else's, without --force.
+#[test]
+fn a_resubmission_replays_only_that_team_s_games() {
+    let dir = Dir::new();
+    let subs = dir.path("subs");
+    let template = fs::read_to_string(python_engine()).unwrap();
+    write(&subs.join("team-a/engine.py"), &template);
+    write(&subs.join("team-b/2026-01-01T10-00/engine.py"), &template);
+    let cfg = dir.write(
+        "class.yaml",
+        &format!(
+            "seed: 4\nrounds: 2\nconcurrency: 2\ntime_control: {{ movetime_ms: 20 }}\n\
+             boards: [{{ game: awale, pits: 6 }}]\n\
+             engines:\n  - {{ name: random, command: {} }}\n  - {{ name: greedy, command: {} }}\n\
+             submissions: subs\nladder: [random, greedy]\nanonymize: true\noutput: out\n",
+            engine("random"),
+            engine("greedy")
+        ),
+    );
+    let run = || {
+        let out = arena()
+            .current_dir(dir.path(""))
+            .arg("run")
+            .arg(&cfg)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout)
+    };
+    run();
+    let games = |path: &str| csv_rows(&dir.path(path));
+    let before = games("out/games.csv");
+    let b = teams(&dir.path("out"))["team-b"]["name"].clone();
+    // The day after: team-b hands in a better version, in a new dated folder.
+    let greedy = engine("greedy");
+    fs::create_dir_all(subs.join("team-b/2026-01-02T09-00")).unwrap();
+    fs::copy(&greedy, subs.join("team-b/2026-01-02T09-00/greedy-copy")).unwrap();
+    write(
+        &subs.join("team-b/2026-01-02T09-00/arena.yaml"),
+        "command: ./greedy-copy\n",
+    );
+    let said = run();
+    assert!(said.contains(&format!("new submission of {b}")), "{said}");
+    let after = games("out/games.csv");
+    assert_eq!(after.len(), before.len(), "every game is there again");
+    let of_b = |g: &&BTreeMap<String, String>| g["first"] == b || g["second"] == b;
+    // Everyone else's games are the very same rows; team-b's were played again.
+    let kept = |rows: &[BTreeMap<String, String>]| -> Vec<BTreeMap<String, String>> {
+        rows.iter().filter(|g| !of_b(g)).cloned().collect()
+    };
+    assert_eq!(kept(&after), kept(&before));
+    let dropped = games("out/games.dropped.csv");
+    assert_eq!(dropped.len(), before.iter().filter(of_b).count());
+    let teams = teams(&dir.path("out"));
+    assert_eq!(teams["team-b"]["submission"], "2026-01-02T09-00");
+    assert_eq!(teams["team-b"]["name"], b, "the same pseudonym");
+    assert_eq!(teams["team-b"]["kind"], "arena.yaml");
+}

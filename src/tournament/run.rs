@@ -47,9 +47,17 @@ pub fn run(plan: Plan, options: &RunOptions) -> Result<u8, Stop> {
     let plan = adopt_recorded_seed(plan, &previous, options, &mut notes);
     let (log_dir, logs_are_new) = create_log_dir(&plan.output)?;
     let prepared = prepare_games(&plan, &log_dir, logs_are_new, &previous, options)?;
-    notes.extend(check_compatible(&plan, &previous, &prepared)?);
+    let (compatible, resubmitted) = check_compatible(&plan, &previous, &prepared)?;
+    notes.extend(compatible);
     let withdrawn = forfeit_failed_handshakes(&plan, &prepared, &mut notes)?;
-    let records = keep_earlier_games(&plan, &previous, &prepared, &log_dir, &mut notes)?;
+    let records = keep_earlier_games(
+        &plan,
+        &previous,
+        &prepared,
+        &resubmitted,
+        &log_dir,
+        &mut notes,
+    )?;
     record_run_identity(&plan, &prepared, options)?;
     let sprt = sprt_run::start(&plan, &plan.output, &records).map_err(|e| Stop::new(FAILED, e))?;
     let todo = games_to_play(&prepared.schedule, &records, sprt.as_ref());
@@ -293,9 +301,9 @@ fn check_compatible(
     plan: &Plan,
     previous: &Previous,
     prepared: &Prepared,
-) -> Result<Option<String>, Stop> {
+) -> Result<(Option<String>, Vec<String>), Stop> {
     if !previous.has_games {
-        return Ok(None);
+        return Ok((None, Vec::new()));
     }
     let out = &plan.output;
     let Some(old) = &previous.config else {
@@ -321,22 +329,56 @@ fn check_compatible(
         &plan.board_names,
         &prepared.plays,
     ) {
-        Compatibility::Same => Ok(None),
-        Compatibility::Extension(added) => Ok(Some(format!(
-            "extending the tournament in {}: {}; only the new games are played",
-            out.display(),
-            added.join(", ")
-        ))),
-        Compatibility::Conflict(keys) => Err(Stop::new(
-            BAD_CONFIG,
-            format!(
-                "{} holds games of a different config (differs in: {}); start fresh with --force (deletes them) or choose another --output{}",
+        Compatibility::Same => Ok((None, Vec::new())),
+        Compatibility::Extension(added) => Ok((
+            Some(format!(
+                "extending the tournament in {}: {}; only the new games are played",
                 out.display(),
-                keys.join("; "),
-                class_hint(plan, &keys)
-            ),
+                added.join(", ")
+            )),
+            Vec::new(),
         )),
+        Compatibility::Conflict(keys) => match resubmissions(plan, &keys) {
+            Some(teams) => Ok((
+                Some(format!(
+                    "new submission of {}: their earlier games are set aside and played again, \
+                     with any new team's; the other games are kept",
+                    teams.join(", ")
+                )),
+                teams,
+            )),
+            None => Err(Stop::new(
+                BAD_CONFIG,
+                format!(
+                    "{} holds games of a different config (differs in: {}); start fresh with --force (deletes them) or choose another --output{}",
+                    out.display(),
+                    keys.join("; "),
+                    class_hint(plan, &keys)
+                ),
+            )),
+        },
     }
+}
+
+/// In a class championship, the teams (public names) whose engine entry or games changed,
+/// when that is every difference `keys` lists: new submissions, whose games alone are played
+/// again. `None` otherwise (a changed rung, board or setting changes every game).
+fn resubmissions(plan: &Plan, keys: &[String]) -> Option<Vec<String>> {
+    let entered = plan.roster.as_ref()?.entered();
+    let mut teams = Vec::new();
+    for key in keys {
+        let name = key
+            .strip_prefix("engines: `")
+            .and_then(|rest| rest.strip_suffix("` changed"))
+            .or_else(|| key.strip_prefix("engine `")?.split('`').next())?;
+        if !entered.contains(&name) {
+            return None;
+        }
+        if !teams.iter().any(|t| t == name) {
+            teams.push(name.to_owned());
+        }
+    }
+    (!teams.is_empty()).then_some(teams)
 }
 
 /// For a class championship whose teams changed: which team each named engine is (the
@@ -414,6 +456,7 @@ fn keep_earlier_games(
     plan: &Plan,
     previous: &Previous,
     prepared: &Prepared,
+    resubmitted: &[String],
     log_dir: &Path,
     notes: &mut Vec<String>,
 ) -> Result<Vec<GameRecord>, Stop> {
@@ -429,7 +472,16 @@ fn keep_earlier_games(
     }
     let retry = plan.config.on_engine_failure == OnEngineFailure::Stop;
     let names = engine_names(plan);
-    let sorted = resume::sort_rows(rows, &prepared.schedule, &plan.board_names, &names, retry);
+    // The games of a team's earlier submission are not its new one's.
+    let (rows, old_submission): (Vec<GameRecord>, Vec<GameRecord>) = rows
+        .into_iter()
+        .partition(|r| !resubmitted.iter().any(|t| *t == r.first || *t == r.second));
+    let mut sorted = resume::sort_rows(rows, &prepared.schedule, &plan.board_names, &names, retry);
+    sorted.dropped.extend(
+        old_submission
+            .into_iter()
+            .map(|r| (r, "a team's earlier submission".to_owned())),
+    );
     move_transcripts(&log_dir.join("games"), &sorted.renumbered);
     let old_ids: BTreeMap<u64, u64> = sorted
         .renumbered
@@ -489,7 +541,7 @@ fn set_aside(
         reasons.insert(why.as_str());
     }
     notes.push(format!(
-        "set aside {} row(s) of games.csv that this schedule does not have ({}), in {}",
+        "set aside {} row(s) of games.csv ({}), in {}",
         dropped.len(),
         reasons.into_iter().collect::<Vec<_>>().join("; "),
         path.display()
