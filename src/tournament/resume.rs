@@ -115,6 +115,21 @@ fn named(list: &Value, key: &str) -> Vec<(String, Value)> {
         .unwrap_or_default()
 }
 
+/// The engine a [`Compatibility::Conflict`] entry of [`compare`] is about when it says that
+/// the engine's entry or the games it plays changed (`None` for any other difference): what a
+/// class championship reads as a team's new submission.
+pub fn changed_engine(conflict: &str) -> Option<&str> {
+    conflict
+        .strip_prefix("engines: `")
+        .and_then(|rest| rest.strip_suffix("` changed"))
+        .or_else(|| {
+            conflict
+                .strip_prefix("engine `")?
+                .split_once("` played [")
+                .map(|(name, _)| name)
+        })
+}
+
 /// Compares configs and plays. Boards are compared by name (`board_names`, in the order of
 /// each config's `boards`), engines by name.
 pub fn compare(
@@ -316,4 +331,39 @@ pub fn sort_rows(
         sorted.kept.push(record);
     }
     sorted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_engine_is_named_from_the_conflicts_compare_writes() {
+        let text = |command: &str| {
+            format!(
+                "time_control: {{ movetime_ms: 5 }}\nboards: [{{ game: awale }}]\n\
+                 engines:\n  - {{ name: a, command: sh }}\n  - {{ name: b, command: {command} }}\n"
+            )
+        };
+        let old = crate::config::parse(&text("sh"), "c.yaml").unwrap();
+        let new = crate::config::parse(&text("bash"), "c.yaml").unwrap();
+        let boards = ["awale-6".to_owned()];
+        let plays = |games: Vec<GameKind>| -> Plays { [("a".to_owned(), games)].into() };
+        let Compatibility::Conflict(keys) = compare(
+            &old,
+            &boards,
+            &plays(vec![GameKind::Awale]),
+            &new,
+            &boards,
+            &plays(GameKind::ALL.to_vec()),
+        ) else {
+            panic!("a changed command is a conflict");
+        };
+        let named: Vec<Option<&str>> = keys.iter().map(|k| changed_engine(k)).collect();
+        assert_eq!(named, [Some("b"), Some("a")], "{keys:?}");
+        assert_eq!(
+            changed_engine("rounds (3 → 2: fewer rounds drop played games)"),
+            None
+        );
+    }
 }

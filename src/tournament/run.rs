@@ -367,10 +367,7 @@ fn resubmissions(plan: &Plan, keys: &[String]) -> Option<Vec<String>> {
     let entered = plan.roster.as_ref()?.entered();
     let mut teams = Vec::new();
     for key in keys {
-        let name = key
-            .strip_prefix("engines: `")
-            .and_then(|rest| rest.strip_suffix("` changed"))
-            .or_else(|| key.strip_prefix("engine `")?.split('`').next())?;
+        let name = resume::changed_engine(key)?;
         if !entered.contains(&name) {
             return None;
         }
