@@ -758,6 +758,16 @@ pub fn ratings(args: &RatingsArgs) -> ExitCode {
         // Observations, not games: a few numbers a game (a 500,000-game file); results.pgn
         // reads the file again, so a pipe is first copied to a temporary file.
         let spool = spool_unless_regular(input)?;
+        if spool.is_some() && args.output.is_none() {
+            // A pipe's directory (/dev, /proc) is no place for the files.
+            return Err(Stop::new(
+                BAD_CONFIG,
+                format!(
+                    "{}: not a regular file (a pipe?): give --output DIR for the rating files",
+                    input.display()
+                ),
+            ));
+        }
         let source = spool.as_ref().map_or(input.as_path(), |s| s.path());
         // Messages name the file the user gave, not the copy.
         let named = |e: String| match &spool {

@@ -717,8 +717,54 @@ fn a_resubmission_replays_only_that_team_s_games() {
     assert_eq!(kept(&after), kept(&before));
     let dropped = games("out/games.dropped.csv");
     assert_eq!(dropped.len(), before.iter().filter(of_b).count());
-    let teams = teams(&dir.path("out"));
-    assert_eq!(teams["team-b"]["submission"], "2026-01-02T09-00");
-    assert_eq!(teams["team-b"]["name"], b, "the same pseudonym");
-    assert_eq!(teams["team-b"]["kind"], "arena.yaml");
+    let now = teams(&dir.path("out"));
+    assert_eq!(now["team-b"]["submission"], "2026-01-02T09-00");
+    assert_eq!(now["team-b"]["name"], b, "the same pseudonym");
+    assert_eq!(now["team-b"]["kind"], "arena.yaml");
+    // A team withdrawn from the class (its folder removed): its games go, the rest stay.
+    fs::remove_dir_all(subs.join("team-a")).unwrap();
+    run();
+    let a = now["team-a"]["name"].clone();
+    let without_a: Vec<BTreeMap<String, String>> = after
+        .iter()
+        .filter(|g| g["first"] != a && g["second"] != a)
+        .cloned()
+        .collect();
+    assert!(without_a.len() < after.len());
+    // Kept as they were, but for their ids: the schedule without team-a numbers them anew.
+    let unnumbered = |rows: Vec<BTreeMap<String, String>>| -> Vec<BTreeMap<String, String>> {
+        rows.into_iter()
+            .map(|mut g| {
+                g.remove("game_id");
+                g.remove("pair");
+                g
+            })
+            .collect()
+    };
+    assert_eq!(
+        unnumbered(games("out/games.csv")),
+        unnumbered(without_a),
+        "every other game kept as it was"
+    );
+    // A changed rung changes every game: refused, as for any run.
+    let text = fs::read_to_string(&cfg).unwrap();
+    fs::write(
+        &cfg,
+        text.replace("name: greedy,", "name: greedy, options: { Seed: 1 },"),
+    )
+    .unwrap();
+    let refused = arena()
+        .current_dir(dir.path(""))
+        .arg("run")
+        .arg(&cfg)
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
+    assert!(
+        String::from_utf8_lossy(&refused).contains("engines: `greedy` changed"),
+        "{}",
+        String::from_utf8_lossy(&refused)
+    );
 }

@@ -375,6 +375,22 @@ pub const INTERPRETERS: [&str; 16] = [
     "Rscript", "julia", "dotnet", "ocaml", "racket",
 ];
 
+/// The path an argument names (the whole argument, or what follows `=` in `--opt=PATH`) when
+/// it is absolute or climbs with `..` and does not stay inside `dir`; `None` otherwise (a
+/// plain file name of the folder, a number, a flag).
+fn outside_path<'a>(dir: &Path, arg: &'a str) -> Option<&'a str> {
+    [Some(arg), arg.split_once('=').map(|(_, v)| v)]
+        .into_iter()
+        .flatten()
+        .find(|text| {
+            let path = Path::new(text);
+            let climbs = path
+                .components()
+                .any(|c| matches!(c, std::path::Component::ParentDir));
+            (path.is_absolute() || climbs) && !inside(dir, &dir.join(path))
+        })
+}
+
 /// Whether `path`, after symbolic links, is inside `dir`.
 fn inside(dir: &Path, path: &Path) -> bool {
     let (Ok(path), Ok(dir)) = (path.canonicalize(), dir.canonicalize()) else {
@@ -410,6 +426,13 @@ fn foreign(dir: &Path, program: &Path, executed: bool) -> Option<String> {
         .is_some_and(|f| f == "env")
     {
         interpreter = words.find(|w| !w.starts_with('-')).unwrap_or("");
+    }
+    // `#!/usr/bin/env -S python3 /elsewhere/engine.py`: the line's arguments are the team's too.
+    if let Some(path) = words.find_map(|w| outside_path(dir, w)) {
+        return Some(format!(
+            "{}: its `#!` line names `{path}`, outside the submission folder",
+            program.display()
+        ));
     }
     let name = Path::new(interpreter)
         .file_name()
@@ -447,17 +470,11 @@ fn check_program(dir: &Path, yaml: &Path, spec: &EngineSpec) -> Result<(), Strin
         }
         return Ok(());
     }
-    for arg in &spec.args {
-        let path = Path::new(arg);
-        let climbs = path
-            .components()
-            .any(|c| matches!(c, std::path::Component::ParentDir));
-        if (path.is_absolute() || climbs) && !inside(path) {
-            return Err(format!(
-                "{}: argument `{arg}` names a path outside the submission folder",
-                yaml.display()
-            ));
-        }
+    if let Some(path) = spec.args.iter().find_map(|a| outside_path(dir, a)) {
+        return Err(format!(
+            "{}: argument `{path}` names a path outside the submission folder",
+            yaml.display()
+        ));
     }
     if INTERPRETERS.contains(&spec.command.as_str()) {
         Ok(())
@@ -708,6 +725,22 @@ mod tests {
             "command: python3\nargs: [bot.py, --depth=3]\n",
         );
         write(&d.join("arg-in/bot.py"), "");
+        write(
+            &d.join("arg-eq/arena.yaml"),
+            &format!(
+                "command: python3\nargs: [bot.py, --x={}]\n",
+                d.join("outside/engine").display()
+            ),
+        );
+        write(&d.join("arg-eq/bot.py"), "");
+        write(
+            &d.join("bang-arg/engine"),
+            &format!(
+                "#!/usr/bin/env -S python3 {}\n",
+                d.join("outside/engine").display()
+            ),
+        );
+        fs::set_permissions(d.join("bang-arg/engine"), fs::Permissions::from_mode(0o755)).unwrap();
         let teams = discover(
             d,
             &Defaults {
@@ -731,7 +764,12 @@ mod tests {
                 why(team)
             );
         }
-        for team in ["arg-out", "arg-up"] {
+        assert!(
+            why("bang-arg").contains("outside the submission folder"),
+            "{}",
+            why("bang-arg")
+        );
+        for team in ["arg-out", "arg-up", "arg-eq"] {
             assert!(
                 why(team).contains("outside the submission folder"),
                 "{team}: {}",

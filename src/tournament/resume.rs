@@ -116,12 +116,15 @@ fn named(list: &Value, key: &str) -> Vec<(String, Value)> {
 }
 
 /// The engine a [`Compatibility::Conflict`] entry of [`compare`] is about when it says that
-/// the engine's entry or the games it plays changed (`None` for any other difference): what a
-/// class championship reads as a team's new submission.
+/// the engine's entry or the games it plays changed, or that it is gone (`None` for any other
+/// difference): what a class championship reads as a team's new submission, or a team gone.
 pub fn changed_engine(conflict: &str) -> Option<&str> {
     conflict
         .strip_prefix("engines: `")
-        .and_then(|rest| rest.strip_suffix("` changed"))
+        .and_then(|rest| {
+            rest.strip_suffix("` changed")
+                .or_else(|| rest.strip_suffix("` removed"))
+        })
         .or_else(|| {
             conflict
                 .strip_prefix("engine `")?
@@ -365,5 +368,6 @@ mod tests {
             changed_engine("rounds (3 → 2: fewer rounds drop played games)"),
             None
         );
+        assert_eq!(changed_engine("engines: `c` removed"), Some("c"));
     }
 }

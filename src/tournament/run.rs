@@ -341,9 +341,13 @@ fn check_compatible(
         Compatibility::Conflict(keys) => match resubmissions(plan, &keys) {
             Some(teams) => Ok((
                 Some(format!(
-                    "new submission of {}: their earlier games are set aside and played again, \
-                     with any new team's; the other games are kept",
-                    teams.join(", ")
+                    "new submission of {}: their earlier games are set aside (and played again \
+                     by those still entered), with any new team's; the other games are kept",
+                    teams
+                        .iter()
+                        .map(|t| who(plan, t))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )),
                 teams,
             )),
@@ -360,15 +364,24 @@ fn check_compatible(
     }
 }
 
-/// In a class championship, the teams (public names) whose engine entry or games changed,
-/// when that is every difference `keys` lists: new submissions, whose games alone are played
-/// again. `None` otherwise (a changed rung, board or setting changes every game).
+/// In a class championship, the teams (public names) whose engine entry or games changed, or
+/// that are gone (a folder removed, a new submission that cannot enter), when that is every
+/// difference `keys` lists: their earlier games alone are set aside (and a team still entered
+/// plays again). `None` otherwise (a changed rung, board or setting changes every game).
 fn resubmissions(plan: &Plan, keys: &[String]) -> Option<Vec<String>> {
     let entered = plan.roster.as_ref()?.entered();
+    // The teams of the earlier run, gone ones included: its teams.csv, not yet rewritten.
+    let before: Vec<String> = crate::class::outputs::read(&plan.output)
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|r| r.name)
+        .collect();
     let mut teams = Vec::new();
     for key in keys {
         let name = resume::changed_engine(key)?;
-        if !entered.contains(&name) {
+        if !entered.contains(&name) && !before.iter().any(|b| b == name) {
             return None;
         }
         if !teams.iter().any(|t| t == name) {
@@ -376,6 +389,15 @@ fn resubmissions(plan: &Plan, keys: &[String]) -> Option<Vec<String>> {
         }
     }
     (!teams.is_empty()).then_some(teams)
+}
+
+/// A team's public name, with its folder's name when they differ (the terminal is the
+/// teacher's).
+fn who(plan: &Plan, name: &str) -> String {
+    plan.roster
+        .as_ref()
+        .and_then(|r| r.teams.iter().find(|t| t.name == name && t.team != name))
+        .map_or_else(|| name.to_owned(), |t| format!("{name} (team {})", t.team))
 }
 
 /// For a class championship whose teams changed: which team each named engine is (the
