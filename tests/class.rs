@@ -446,26 +446,34 @@ fn check_lists_teams_and_the_time_of_a_class_of_sixty() {
     );
 }
 
+/// A small anonymized championship on 6-pit Awale in `dir/class.yaml`: the Python template as
+/// team-a, the `rungs` (reference engines of these names) as the ladder, and `extra` keys.
+fn small_class(dir: &Dir, rungs: &[&str], extra: &str) -> PathBuf {
+    let template = fs::read_to_string(python_engine()).unwrap();
+    write(&dir.path("subs/team-a/engine.py"), &template);
+    let engines: String = rungs
+        .iter()
+        .map(|r| format!("  - {{ name: {r}, command: {} }}\n", engine(r)))
+        .collect();
+    dir.write(
+        "class.yaml",
+        &format!(
+            "seed: 4\nconcurrency: 2\ntime_control: {{ movetime_ms: 20 }}\n\
+             boards: [{{ game: awale, pits: 6 }}]\nengines:\n{engines}\
+             submissions: subs\nladder: [{}]\nanonymize: true\n{extra}",
+            rungs.join(", ")
+        ),
+    )
+}
+
 #[test]
 fn anonymized_shards_share_the_salt_and_merge_into_one_championship() {
     let dir = Dir::new();
     let subs = dir.path("subs");
-    let template = fs::read_to_string(python_engine()).unwrap();
-    write(&subs.join("team-a/engine.py"), &template);
     fs::create_dir_all(subs.join("team-b")).unwrap();
     fs::copy(engine("greedy"), subs.join("team-b/greedy-copy")).unwrap();
     write(&subs.join("team-b/arena.yaml"), "command: ./greedy-copy\n");
-    let cfg = dir.write(
-        "class.yaml",
-        &format!(
-            "seed: 4\nrounds: 3\nconcurrency: 2\ntime_control: {{ movetime_ms: 20 }}\n\
-             boards: [{{ game: awale, pits: 6 }}]\n\
-             engines:\n  - {{ name: random, command: {} }}\n  - {{ name: greedy, command: {} }}\n\
-             submissions: subs\nladder: [random, greedy]\nanonymize: true\n",
-            engine("random"),
-            engine("greedy")
-        ),
-    );
+    let cfg = small_class(&dir, &["random", "greedy"], "rounds: 3\n");
     let shard = |k: u32, out: &str| {
         let mut cmd = arena();
         cmd.current_dir(dir.path(""))
@@ -545,20 +553,9 @@ fn anonymized_shards_share_the_salt_and_merge_into_one_championship() {
 #[test]
 fn pseudonyms_survive_resume_force_and_report() {
     let dir = Dir::new();
-    let subs = dir.path("subs");
     let template = fs::read_to_string(python_engine()).unwrap();
-    write(&subs.join("team-a/engine.py"), &template);
-    write(&subs.join("team-b/engine.py"), &template);
-    let cfg = dir.write(
-        "class.yaml",
-        &format!(
-            "seed: 4\nconcurrency: 2\ntime_control: {{ movetime_ms: 20 }}\n\
-             boards: [{{ game: awale, pits: 6 }}]\n\
-             engines:\n  - {{ name: random, command: {} }}\n\
-             submissions: subs\nladder: [random]\nanonymize: true\noutput: out\n",
-            engine("random"),
-        ),
-    );
+    write(&dir.path("subs/team-b/engine.py"), &template);
+    let cfg = small_class(&dir, &["random"], "output: out\n");
     let run = |extra: &[&str]| {
         arena()
             .current_dir(dir.path(""))
@@ -669,19 +666,8 @@ fn a_resubmission_replays_only_that_team_s_games() {
     let dir = Dir::new();
     let subs = dir.path("subs");
     let template = fs::read_to_string(python_engine()).unwrap();
-    write(&subs.join("team-a/engine.py"), &template);
     write(&subs.join("team-b/2026-01-01T10-00/engine.py"), &template);
-    let cfg = dir.write(
-        "class.yaml",
-        &format!(
-            "seed: 4\nrounds: 2\nconcurrency: 2\ntime_control: {{ movetime_ms: 20 }}\n\
-             boards: [{{ game: awale, pits: 6 }}]\n\
-             engines:\n  - {{ name: random, command: {} }}\n  - {{ name: greedy, command: {} }}\n\
-             submissions: subs\nladder: [random, greedy]\nanonymize: true\noutput: out\n",
-            engine("random"),
-            engine("greedy")
-        ),
-    );
+    let cfg = small_class(&dir, &["random", "greedy"], "rounds: 2\noutput: out\n");
     let run = || {
         let out = arena()
             .current_dir(dir.path(""))
