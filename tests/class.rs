@@ -446,6 +446,13 @@ fn check_lists_teams_and_the_time_of_a_class_of_sixty() {
     );
 }
 
+/// Runs `cmd`, which must fail with `text` on stderr.
+fn fails_saying(cmd: &mut assert_cmd::Command, text: &str) {
+    let output = cmd.assert().failure().get_output().stderr.clone();
+    let stderr = String::from_utf8_lossy(&output);
+    assert!(stderr.contains(text), "{stderr}");
+}
+
 /// A small anonymized championship on 6-pit Awale in `dir/class.yaml`: the Python template as
 /// team-a, the `rungs` (reference engines of these names) as the ladder, and `extra` keys.
 fn small_class(dir: &Dir, rungs: &[&str], extra: &str) -> PathBuf {
@@ -484,17 +491,7 @@ fn anonymized_shards_share_the_salt_and_merge_into_one_championship() {
         cmd
     };
     // A shard that would draw its own salt is refused, naming the file to share.
-    let refused = shard(0, "lonely")
-        .assert()
-        .failure()
-        .get_output()
-        .stderr
-        .clone();
-    assert!(
-        String::from_utf8_lossy(&refused).contains("pseudonyms.csv"),
-        "{}",
-        String::from_utf8_lossy(&refused)
-    );
+    fails_saying(&mut shard(0, "lonely"), "pseudonyms.csv");
     // `arena slurm` (here without submitting) hands the tournament's salt to every shard's
     // directory, where its job array runs them.
     arena()
@@ -739,18 +736,8 @@ fn a_resubmission_replays_only_that_team_s_games() {
         text.replace("name: greedy,", "name: greedy, options: { Seed: 1 },"),
     )
     .unwrap();
-    let refused = arena()
-        .current_dir(dir.path(""))
-        .arg("run")
-        .arg(&cfg)
-        .assert()
-        .failure()
-        .get_output()
-        .stderr
-        .clone();
-    assert!(
-        String::from_utf8_lossy(&refused).contains("engines: `greedy` changed"),
-        "{}",
-        String::from_utf8_lossy(&refused)
+    fails_saying(
+        arena().current_dir(dir.path("")).arg("run").arg(&cfg),
+        "engines: `greedy` changed",
     );
 }
